@@ -1,0 +1,81 @@
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Count
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+from simple_history.admin import SimpleHistoryAdmin
+
+from federation.models import BotLevel, Club, Player
+from federation.services import player_merge
+
+
+@admin.register(Club)
+class ClubAdmin(SimpleHistoryAdmin):
+    list_display = ["name", "city", "country"]
+    list_filter = ["country"]
+    search_fields = ["name", "city"]
+
+
+@admin.register(BotLevel)
+class BotLevelAdmin(SimpleHistoryAdmin):
+    list_display = ["name", "max_rating"]
+
+
+@admin.register(Player)
+class PlayerAdmin(SimpleHistoryAdmin):
+    list_display = ["id", "last_name", "first_name", "last_name_latin", "first_name_latin", "city", "club", "country"]
+    list_display_links = ["id", "last_name"]
+    list_filter = ["country", "is_bot"]
+    list_select_related = ["club"]
+    search_fields = ["last_name", "first_name", "last_name_latin", "first_name_latin", "=ema_id", "=egd_pin", "city"]
+    search_help_text = _("Surname or first name in either alphabet, city, EMA id or EGD PIN.")
+    autocomplete_fields = ["club", "user"]
+    list_per_page = 50
+    show_full_result_count = False
+    actions = ["merge_players"]
+    fieldsets = [
+        (None, {"fields": [("last_name", "first_name"), ("last_name_latin", "first_name_latin")]}),
+        (_("Where"), {"fields": [("city", "country"), "club"]}),
+        (_("Identifiers"), {"fields": [("ema_id", "egd_pin"), "user"]}),
+        (_("Bots"), {"fields": [("is_bot", "bot_level")], "classes": ["collapse"]}),
+    ]
+
+    @admin.action(description=_("Merge the selected duplicate players"), permissions=["delete"])
+    def merge_players(self, request, queryset):
+        players = list(queryset.annotate(result_count=Count("results")).select_related("club"))
+        if len(players) < 2:
+            self.message_user(request, _("Choose at least two players to merge."), messages.WARNING)
+            return None
+        if "keep" in request.POST:
+            keep = next((p for p in players if str(p.pk) == request.POST["keep"]), None)
+            if keep is None:
+                self.message_user(request, _("Choose the profile to keep."), messages.ERROR)
+                return None
+            try:
+                player_merge(keep=keep, duplicates=players, user=request.user)
+            except (ValidationError, PermissionDenied) as error:
+                self.message_user(request, " ".join(getattr(error, "messages", [str(error)])), messages.ERROR)
+                return None
+            count = len(players) - 1
+            self.message_user(
+                request,
+                ngettext(
+                    "%(count)d duplicate merged into %(player)s; all results kept.",
+                    "%(count)d duplicates merged into %(player)s; all results kept.",
+                    count,
+                )
+                % {"count": count, "player": keep},
+                messages.SUCCESS,
+            )
+            return redirect("admin:federation_player_change", keep.pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Merge players"),
+            "players": players,
+            "queryset": queryset,
+            "opts": self.model._meta,
+            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/federation/player/merge.html", context)

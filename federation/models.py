@@ -1,0 +1,133 @@
+"""The member registry: clubs and players (bots included), with their names in Cyrillic and in Latin."""
+
+from django.conf import settings
+from django.core.validators import MinValueValidator, RegexValidator
+from django.db import models
+from django.db.models.functions import Upper
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+country_code_validator = RegexValidator(r"^[A-Z]{2}$", _("Use the two-letter country code, e.g. RU."))
+
+
+def normalize_name(text: str) -> str:
+    """Lower case with ё folded into е and single spaces: how names are compared in search and import."""
+    return " ".join(text.lower().replace("ё", "е").split())
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=200)
+    city = models.CharField(_("city"), max_length=100, blank=True)
+    country = models.CharField(_("country"), max_length=2, default="RU", validators=[country_code_validator])
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["name", "city"], name="club_unique_name_city")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.city})" if self.city else self.name
+
+
+class BotLevel(models.Model):
+    """A preferans bot's difficulty level; its maximum rating caps every bot of the level (rules/preferans.md)."""
+
+    name = models.CharField(_("name"), max_length=50, unique=True)
+    max_rating = models.DecimalField(
+        _("maximum rating"), max_digits=9, decimal_places=2, validators=[MinValueValidator(0)]
+    )
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("bot level")
+        verbose_name_plural = _("bot levels")
+        ordering = ["max_rating"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.max_rating})"
+
+
+class Player(models.Model):
+    last_name = models.CharField(_("surname"), max_length=100)
+    first_name = models.CharField(_("first name"), max_length=100, blank=True)
+    last_name_latin = models.CharField(_("surname (Latin)"), max_length=100, blank=True)
+    first_name_latin = models.CharField(_("first name (Latin)"), max_length=100, blank=True)
+    city = models.CharField(_("city"), max_length=100, blank=True, db_index=True)
+    country = models.CharField(_("country"), max_length=2, default="RU", validators=[country_code_validator])
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), on_delete=models.SET_NULL, null=True, blank=True, related_name="players"
+    )
+    ema_id = models.CharField(_("EMA id"), max_length=20, blank=True)
+    egd_pin = models.CharField(_("EGD PIN"), max_length=20, blank=True)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user account"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="player",
+    )
+    is_bot = models.BooleanField(_("bot"), default=False)
+    bot_level = models.ForeignKey(
+        BotLevel, verbose_name=_("bot level"), on_delete=models.PROTECT, null=True, blank=True, related_name="bots"
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # Both alphabets, lower case, ё as е: what the name search matches (SQLite's LIKE folds only ASCII case).
+    search_name = models.CharField(max_length=420, editable=False, default="", db_index=False)
+
+    history = HistoricalRecords(excluded_fields=["search_name"])
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = ["last_name", "first_name", "id"]
+        indexes = [
+            models.Index(fields=["last_name", "first_name"], name="player_name_idx"),
+            models.Index(fields=["last_name_latin", "first_name_latin"], name="player_latin_idx"),
+            models.Index(Upper("last_name"), name="player_upper_last_idx"),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["ema_id"], condition=~models.Q(ema_id=""), name="player_unique_ema_id"
+            ),
+            models.UniqueConstraint(
+                fields=["egd_pin"], condition=~models.Q(egd_pin=""), name="player_unique_egd_pin"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(is_bot=True) | models.Q(bot_level__isnull=True), name="player_bot_level_only_bots"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.full_name
+
+    def save(self, *args, **kwargs) -> None:
+        self.search_name = normalize_name(
+            " ".join((self.last_name, self.first_name, self.last_name_latin, self.first_name_latin))
+        )
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "search_name" not in update_fields:
+            kwargs["update_fields"] = [*update_fields, "search_name"]
+        super().save(*args, **kwargs)
+
+    @property
+    def full_name(self) -> str:
+        return " ".join(part for part in (self.last_name, self.first_name) if part)
+
+    @property
+    def full_name_latin(self) -> str:
+        return " ".join(part for part in (self.last_name_latin, self.first_name_latin) if part)
+
+    def display_name(self, language: str) -> str:
+        """The name in the visitor's alphabet: Latin for English when we have it, Cyrillic otherwise."""
+        if language.startswith("en") and self.last_name_latin:
+            return self.full_name_latin
+        return self.full_name
+
+    def get_absolute_url(self) -> str:
+        return reverse("federation:player_detail", args=[self.pk])

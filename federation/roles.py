@@ -1,0 +1,45 @@
+"""The two roles of the site as groups with permissions, kept in step with the code after every migrate.
+
+Organisers create tournaments and enter results; federation staff also approve, accredit, set K above 2, merge
+players, publish rating lists and see the schedules. Superusers are for the site's maintainers only.
+"""
+
+from django.contrib.auth.models import Group, Permission
+
+ORGANISERS = "Organisers"
+FEDERATION_STAFF = "Federation staff"
+
+ORGANISER_PERMISSIONS = [
+    "federation.view_club",
+    "federation.add_player",
+    "federation.view_player",
+    "tournaments.add_tournament",
+    "tournaments.change_tournament",
+    "tournaments.view_tournament",
+    "tournaments.add_result",
+    "tournaments.change_result",
+    "tournaments.delete_result",
+    "tournaments.view_result",
+    "tournaments.add_stage",
+    "tournaments.change_stage",
+    "tournaments.delete_stage",
+    "tournaments.view_stage",
+]
+
+#: Staff get every permission of these apps, including the custom ones (approve, accredit, high K, publish).
+STAFF_APPS = ["federation", "tournaments", "ratings", "django_celery_beat"]
+
+
+def ensure_roles(**kwargs) -> None:
+    organisers, _ = Group.objects.get_or_create(name=ORGANISERS)
+    organisers.permissions.set(_permissions(ORGANISER_PERMISSIONS))
+    staff, _ = Group.objects.get_or_create(name=FEDERATION_STAFF)
+    staff.permissions.set(Permission.objects.filter(content_type__app_label__in=STAFF_APPS))
+
+
+def _permissions(names: list[str]) -> list[Permission]:
+    wanted = {tuple(name.split(".", 1)) for name in names}
+    found = Permission.objects.filter(content_type__app_label__in={app for app, _ in wanted}).select_related(
+        "content_type"
+    )
+    return [p for p in found if (p.content_type.app_label, p.codename) in wanted]

@@ -1,0 +1,54 @@
+"""Reads on the member registry for the public pages: one query per table whatever its length."""
+
+from __future__ import annotations
+
+from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
+
+from federation.models import Player, normalize_name
+from tournaments.models import Result, Tournament, TournamentStatus
+
+
+def _approved_result_count():
+    counted = (
+        Result.objects.filter(player=OuterRef("pk"), tournament__status=TournamentStatus.APPROVED)
+        .order_by()
+        .values("player")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
+
+
+def player_list(*, search: str = "") -> QuerySet[Player]:
+    """Players (no bots) with the number of approved tournaments each played, for the public list."""
+    players = Player.objects.filter(is_bot=False).select_related("club").annotate(tournament_count=_approved_result_count())
+    return player_search(queryset=players, search=search)
+
+
+def player_search(*, queryset: QuerySet[Player], search: str) -> QuerySet[Player]:
+    """Every word must match a part of the name in Cyrillic or in Latin ("иванов ив", "Ivanov", "ёлкин")."""
+    for word in normalize_name(search).split():
+        queryset = queryset.filter(search_name__contains=word)
+    return queryset
+
+
+def player_results(*, player: Player) -> QuerySet[Result]:
+    """A player's results in approved tournaments, newest first, with each tournament's number of participants."""
+    participants = (
+        Result.objects.filter(tournament=OuterRef("tournament"))
+        .order_by()
+        .values("tournament")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return (
+        Result.objects.filter(player=player, tournament__status=TournamentStatus.APPROVED)
+        .select_related("tournament")
+        .annotate(result_count=Subquery(participants, output_field=IntegerField()))
+        .order_by("-tournament__end_date", "tournament__name")
+    )
+
+
+def public_tournaments() -> QuerySet[Tournament]:
+    return Tournament.objects.filter(status=TournamentStatus.APPROVED)

@@ -1,0 +1,70 @@
+"""Writes on the member registry."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import Count
+from django.utils.translation import gettext as _
+
+from federation.models import Player
+from tournaments.models import Result
+
+MERGED_FIELDS = (
+    "first_name",
+    "last_name_latin",
+    "first_name_latin",
+    "city",
+    "club_id",
+    "ema_id",
+    "egd_pin",
+    "user_id",
+)
+
+
+@transaction.atomic
+def player_merge(*, keep: Player, duplicates: list[Player], user: AbstractBaseUser) -> Player:
+    """Merge duplicate profiles into ``keep``: every result moves over, empty fields are filled, duplicates go.
+
+    Nothing is lost: a duplicate that played in the same tournament as ``keep`` stops the merge with the name of
+    that tournament (two results of one person in one tournament need a person to decide which is right).
+    """
+    if not user.has_perm("federation.delete_player"):
+        raise PermissionDenied(_("Only federation staff may merge players."))
+    others = [p for p in duplicates if p.pk != keep.pk]
+    if not others:
+        raise ValidationError(_("Choose at least two different players to merge."))
+    ids = [keep.pk, *(p.pk for p in others)]
+    locked = {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=ids)}
+    keep = locked[keep.pk]
+    clash = (
+        Result.objects.filter(player_id__in=ids)
+        .values("tournament_id", "tournament__name")
+        .order_by()
+        .annotate(n=Count("id"))
+        .filter(n__gt=1)
+        .order_by("tournament_id")
+        .first()
+    )
+    if clash:
+        raise ValidationError(
+            _("These players both played in “%(tournament)s”; correct that tournament's results first.")
+            % {"tournament": clash["tournament__name"]}
+        )
+    for other in (locked[p.pk] for p in others):
+        for field in MERGED_FIELDS:
+            if not getattr(keep, field) and getattr(other, field):
+                setattr(keep, field, getattr(other, field))
+                if field in ("ema_id", "egd_pin", "user_id"):
+                    setattr(other, field, "" if field != "user_id" else None)
+        other.save()
+        Result.objects.filter(player=other).update(player=keep)
+        for judged in other.judged_tournaments.all():
+            judged.judges.add(keep)
+        other._change_reason = f"merged into player {keep.pk}"
+        other.delete()
+    keep._change_reason = "merged duplicates " + ", ".join(str(p.pk) for p in others)
+    keep.full_clean()
+    keep.save()
+    return keep

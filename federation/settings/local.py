@@ -1,0 +1,7 @@
+"""The embedded default for a newcomer: DEBUG on, a fixed development key, SQLite unless DATABASE_URL says otherwise."""
+
+from .base import *  # noqa: F403
+from .base import env
+
+DEBUG = env.bool("DJANGO_DEBUG", default=True)
+SECRET_KEY = env("DJANGO_SECRET_KEY", default="local-development-only-not-secret")

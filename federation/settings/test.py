@@ -1,0 +1,13 @@
+"""Settings for the test run: fast password hashing, a fixed key. The database and broker come from the environment."""
+
+from .base import *  # noqa: F403
+from .base import env
+
+SECRET_KEY = env("DJANGO_SECRET_KEY", default="test-only-not-secret")
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+WHITENOISE_AUTOREFRESH = True
+WHITENOISE_USE_FINDERS = True

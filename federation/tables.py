@@ -1,0 +1,45 @@
+import django_tables2 as tables
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+from federation.models import Player
+from tournaments.models import Result
+
+
+class PlayerTable(tables.Table):
+    name = tables.Column(
+        verbose_name=_("Player"), accessor="last_name", order_by=("last_name", "first_name"), linkify=True
+    )
+    city = tables.Column(verbose_name=_("City"))
+    club = tables.Column(verbose_name=_("Club"), accessor="club__name", order_by=("club__name",))
+    country = tables.Column(verbose_name=_("Country"))
+    tournament_count = tables.Column(verbose_name=_("Tournaments"), attrs={"td": {"class": "text-end"}})
+
+    class Meta:
+        model = Player
+        fields = ["name", "city", "club", "country", "tournament_count"]
+        order_by = ("name",)
+        attrs = {"class": "table table-sm table-striped table-hover align-middle", "id": "players"}
+
+    def render_name(self, record):
+        return record.display_name(get_language() or "ru")
+
+    def value_name(self, record):
+        return record.display_name(get_language() or "ru")
+
+
+class PlayerResultTable(tables.Table):
+    date = tables.DateColumn(verbose_name=_("Date"), accessor="tournament__end_date", format="Y-m-d")
+    tournament = tables.Column(verbose_name=_("Tournament"), accessor="tournament__name", linkify=lambda record: record.tournament.get_absolute_url())
+    discipline = tables.Column(verbose_name=_("Discipline"), accessor="tournament__discipline")
+    city = tables.Column(verbose_name=_("City"), accessor="tournament__city")
+    place = tables.Column(verbose_name=_("Place"), attrs={"td": {"class": "text-end"}})
+    result_count = tables.Column(verbose_name=_("Participants"), attrs={"td": {"class": "text-end"}})
+
+    class Meta:
+        model = Result
+        fields = ["date", "tournament", "discipline", "city", "place", "result_count"]
+        order_by = ("-date",)
+
+    def render_discipline(self, record):
+        return record.tournament.get_discipline_display()

@@ -1,0 +1,14 @@
+from django.conf.urls.i18n import i18n_patterns
+from django.contrib import admin
+from django.urls import include, path
+
+# Russian lives at the root and English under /en/ (prefix_default_language=False): every page has one address
+# per language that can be shared, and a visitor with no cookie sees Russian whatever the browser asks for.
+urlpatterns = i18n_patterns(
+    path("admin/", admin.site.urls),
+    path("", include("federation.urls_public")),
+    path("tournaments/", include("tournaments.urls")),
+    prefix_default_language=False,
+)
+
+handler404 = "federation.views.page_not_found"

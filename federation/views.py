@@ -1,0 +1,49 @@
+from django.db.models import Count, Q
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+from django_tables2 import RequestConfig
+from django_tables2.export import TableExport
+
+from federation.filters import PlayerFilter
+from federation.models import Player
+from federation.selectors import player_list, player_results, public_tournaments
+from federation.tables import PlayerResultTable, PlayerTable
+from tournaments.models import Discipline
+
+PER_PAGE = 50
+
+
+@require_GET
+def home(request):
+    counts = dict(
+        public_tournaments().order_by().values_list("discipline").annotate(n=Count("pk")).values_list("discipline", "n")
+    )
+    disciplines = [{"value": value, "label": label, "count": counts.get(value, 0)} for value, label in Discipline.choices]
+    latest = public_tournaments().order_by("-end_date", "name")[:10]
+    stats = Player.objects.aggregate(players=Count("pk", filter=Q(is_bot=False)))
+    return render(request, "federation/home.html", {"disciplines": disciplines, "latest": latest, "stats": stats})
+
+
+@require_GET
+def player_list_view(request):
+    player_filter = PlayerFilter(request.GET, queryset=player_list())
+    table = PlayerTable(player_filter.qs)
+    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    export_format = request.GET.get("_export")
+    if TableExport.is_valid_format(export_format):
+        exporter = TableExport(export_format, table, exclude_columns=())
+        return exporter.response(f"players.{export_format}")
+    return render(request, "federation/player_list.html", {"filter": player_filter, "table": table})
+
+
+@require_GET
+def player_detail(request, pk: int):
+    player = get_object_or_404(Player.objects.select_related("club"), pk=pk, is_bot=False)
+    table = PlayerResultTable(player_results(player=player))
+    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    return render(request, "federation/player_detail.html", {"player": player, "table": table})
+
+
+def page_not_found(request, exception=None):
+    return render(request, "404.html", {"message": _("This page does not exist.")}, status=404)

@@ -1,0 +1,721 @@
+"""Gorbunov rating for collectible card games: one tournament, one rating week, a whole season.
+
+The rules are `rules/gorbunov.md`; this module is their executable form. It is pure Python so that the weekly
+publication, the full rebuild, the "what if I take place M" calculator and ``manage.py rate`` all run the very same
+arithmetic, and a player can read the explanation that comes with every change.
+
+Arithmetic is exact: ``base`` is kept as a whole-number numerator over the common denominator ``800·U`` (the
+fractions U/4, U/8, Rt = sum/U and (U + 4)/200 all divide it), so a change that lies exactly half-way between two
+whole numbers is rounded away from zero as the rules say, never by the accident of a binary float.
+
+Decisions taken here where `rules/gorbunov.md` is silent (the rules' own Decisions are followed as written):
+
+- A tournament below the minimum number of participants (``GorbunovSettings.min_participants``, 4 by default, at
+  least 2) is *not rated*: nobody's rating moves, and its outcome carries ``rated=False`` with the reason in both
+  languages. It is still validated, so a bad place is refused whatever the size.
+- K may be any positive whole number: the engine does not police the levels 1, 2, 3, 4, 8, 16 of the K table (who may
+  set which K is a permission of the site, not arithmetic). The draft bonus (+1) applies when the format is
+  ``draft`` and the date is on or after ``GorbunovSettings.draft_bonus_since`` (2004-04-01).
+- A rating given below the newcomer's 100 is refused: the floor makes such a rating impossible, and rule 5 would
+  otherwise hand that player a gain they did not play for.
+- The week's explanation: a player's new rating is ``max(100, Rs + sum of I)``; ``WeekOutcome.new_ratings`` holds
+  only the players who played that week, everyone else keeps their rating.
+- The tournaments of one week are rated in date order and, on the same date, in the order given; the order does not
+  change any number (all use the start-of-week ratings), only the order of the listed changes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ratings.engines.common import EngineError, Explanation
+
+#: `rules/gorbunov.md`, "Symbols": a newcomer starts at 100, and rule 5 keeps every rating at or above it.
+START_RATING = 100
+FLOOR = 100
+
+#: Names of the common-sense and optional rules, as they appear in ``Change.rules``.
+RULE_WINNER = "winner_gains_at_least_3"
+RULE_FINALIST = "finalist_cannot_lose"
+RULE_SECOND_TO_LAST = "second_to_last_cannot_gain"
+RULE_LAST = "last_loses_at_least_3"
+RULE_SQRT = "square_root_rule"
+RULE_SEALED = "sealed_cap"
+RULE_FLOOR = "floor_100"
+
+_RULE_TEXT = {
+    RULE_WINNER: (
+        "rule 1: the winner gains at least 3 (before K)",
+        "правило 1: победитель получает не меньше 3 (до умножения на K)",
+    ),
+    RULE_FINALIST: (
+        "rule 2: the second place cannot lose",
+        "правило 2: второе место не может потерять рейтинг",
+    ),
+    RULE_SECOND_TO_LAST: (
+        "rule 3: the second-to-last place cannot gain",
+        "правило 3: предпоследнее место не может получить рейтинг",
+    ),
+    RULE_LAST: (
+        "rule 4: the last place loses at least 3 (before K)",
+        "правило 4: последнее место теряет не меньше 3 (до умножения на K)",
+    ),
+    RULE_SQRT: (
+        "square-root rule: a place not worse than √U cannot lose",
+        "правило квадратного корня: место не хуже √U не теряет рейтинг",
+    ),
+    RULE_SEALED: (
+        "sealed cap: nobody loses more than half of what they hold above 100",
+        "ограничение силеда: нельзя потерять больше половины рейтинга сверх 100",
+    ),
+    RULE_FLOOR: (
+        "rule 5: a rating never falls below 100",
+        "правило 5: рейтинг не опускается ниже 100",
+    ),
+}
+
+
+def _is_date(value: Any) -> bool:
+    return isinstance(value, dt.date) and not isinstance(value, dt.datetime)
+
+
+def _is_whole(value: Any) -> bool:
+    return type(value) is int
+
+
+@dataclass(frozen=True, slots=True)
+class GorbunovSettings:
+    """The parameters of one Gorbunov rating list (`rules/gorbunov.md`, "Optional rules" and "Decision (size)")."""
+
+    min_participants: int = 4
+    draft_bonus_since: dt.date = dt.date(2004, 4, 1)
+    sqrt_rule: bool = False
+    sealed_cap: bool = True
+
+    def __post_init__(self) -> None:
+        # Below 2 the winner would also be the last place, and rules 1 and 4 contradict each other.
+        if type(self.min_participants) is not int or self.min_participants < 2:
+            raise EngineError("settings.min_participants", f"{self.min_participants!r} is not a whole number >= 2")
+        if not _is_date(self.draft_bonus_since):
+            raise EngineError("settings.draft_bonus_since", f"{self.draft_bonus_since!r} is not a date")
+
+
+DEFAULT_SETTINGS = GorbunovSettings()
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """One line of a tournament's final ranking."""
+
+    player: str
+    place: int
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    """A tournament as the engine needs it. ``sqrt_rule=None`` follows the rating list's setting."""
+
+    id: str
+    date: dt.date
+    k: int
+    results: tuple[Placement, ...]
+    format: str = ""
+    sqrt_rule: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentContext:
+    """What every change of one tournament shares; kept once, not copied into each change."""
+
+    tournament_id: str
+    participants: int
+    strength_total: int
+    k_given: int
+    k: int
+    draft_bonus: bool
+    sealed: bool
+    sqrt_rule: bool
+
+    @property
+    def strength(self) -> float:
+        """Rt, the mean of the start-of-week ratings of all participants."""
+        return self.strength_total / self.participants
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One player's change from one tournament: ``delta`` is I, ``before`` is Rs.
+
+    ``base_numerator / (800 * participants)`` is the exact base after the common-sense rules 1-4; ``rules`` names
+    every rule that changed the number, in the order applied.
+    """
+
+    context: TournamentContext
+    player: str
+    place: int
+    before: int
+    delta: int
+    base_numerator: int
+    raw_numerator: int
+    rules: tuple[str, ...]
+
+    @property
+    def tournament_id(self) -> str:
+        return self.context.tournament_id
+
+    @property
+    def after(self) -> int:
+        return self.before + self.delta
+
+    @property
+    def base(self) -> float:
+        return self.base_numerator / (800 * self.context.participants)
+
+    @property
+    def explanation(self) -> Explanation:
+        return _explain_change(self)
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentOutcome:
+    """A tournament's changes, or ``rated=False`` and the reason why it does not count."""
+
+    tournament: Tournament
+    rated: bool
+    changes: tuple[Change, ...]
+    reason: Explanation | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WeekOutcome:
+    """One rating week: each tournament's changes, each player's sum of I and new rating.
+
+    ``new_ratings`` holds the players who played a rated tournament that week; everyone else keeps their rating.
+    """
+
+    week_start: dt.date | None
+    tournaments: tuple[TournamentOutcome, ...]
+    totals: Mapping[str, int]
+    before: Mapping[str, int]
+    new_ratings: Mapping[str, int]
+
+    def explanation(self, player: str) -> Explanation:
+        """`rules/gorbunov.md`, "Weekly publication": Rn = max(100, Rs + sum of I)."""
+        before = self.before[player]
+        deltas = [c.delta for t in self.tournaments for c in t.changes if c.player == player]
+        after = self.new_ratings[player]
+        sum_text = " + ".join(_signed_paren(d) for d in deltas) or "0"
+        floored = before + sum(deltas) < FLOOR
+        en = f"Rn = max(100, Rs + sum of I) = max(100, {before} + {sum_text}) = {after}"
+        ru = f"Rn = max(100, Rs + сумма I) = max(100, {before} + {sum_text}) = {after}"
+        if floored:
+            en += f"; {_RULE_TEXT[RULE_FLOOR][0]}"
+            ru += f"; {_RULE_TEXT[RULE_FLOOR][1]}"
+        return Explanation(en, ru)
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonOutcome:
+    """Every week of a season in date order, and the ratings after the last week (every player named)."""
+
+    weeks: tuple[WeekOutcome, ...]
+    ratings: Mapping[str, int]
+
+    @property
+    def changes(self) -> Iterable[Change]:
+        for week in self.weeks:
+            for outcome in week.tournaments:
+                yield from outcome.changes
+
+
+def week_start(day: dt.date) -> dt.date:
+    """The Monday of the rating week that contains ``day`` (`rules/gorbunov.md`, "Weekly publication")."""
+    return day - dt.timedelta(days=day.weekday())
+
+
+def effective_k(tournament: Tournament, settings: GorbunovSettings = DEFAULT_SETTINGS) -> int:
+    """`rules/gorbunov.md`, "Tournament coefficient K": draft tournaments from April 2004 on add 1 to K."""
+    return tournament.k + (1 if _draft_bonus(tournament, settings) else 0)
+
+
+def rate_tournament(
+    tournament: Tournament,
+    ratings: Mapping[str, int],
+    settings: GorbunovSettings = DEFAULT_SETTINGS,
+    *,
+    path: str = "tournament",
+) -> TournamentOutcome:
+    """Rate one tournament from the ratings valid at the start of its rating week.
+
+    ``ratings`` need not name newcomers: they count with 100. ``path`` prefixes the field paths of errors.
+    """
+    _validate_settings(settings)
+    _validate_tournament(tournament, path)
+    _validate_ratings_of(tournament, ratings)
+    return _rate_valid_tournament(tournament, ratings, settings)
+
+
+def rate_week(
+    ratings: Mapping[str, int],
+    tournaments: Sequence[Tournament],
+    settings: GorbunovSettings = DEFAULT_SETTINGS,
+    *,
+    path: str = "tournaments",
+) -> WeekOutcome:
+    """Rate the tournaments of one rating week, all from ``ratings`` (the ratings valid at the week's start).
+
+    `rules/gorbunov.md`, "Weekly publication": all tournaments of the week use the same Rs; the new rating is
+    ``max(100, Rs + sum of I)``. The caller chooses which tournaments belong to the week (a late result is rated
+    with the ratings of the week it was played, see "Decision (late results)").
+    """
+    _validate_settings(settings)
+    _validate_ratings(ratings)
+    _validate_all(tournaments, path)
+    items = sorted(enumerate(tournaments), key=lambda item: (item[1].date, item[0]))
+    starts = {week_start(t.date) for _, t in items}
+    start = min(starts) if starts else None
+    return _rate_valid_week(ratings, [t for _, t in items], settings, start)
+
+
+def rate_season(
+    ratings: Mapping[str, int],
+    tournaments: Sequence[Tournament],
+    settings: GorbunovSettings = DEFAULT_SETTINGS,
+    *,
+    path: str = "tournaments",
+) -> SeasonOutcome:
+    """Rate tournaments week by week in date order, as the weekly publications do (and as a full rebuild must).
+
+    ``ratings`` are the ratings valid before the first tournament; anyone else starts at 100. The result's
+    ``ratings`` names every player of ``ratings`` and of the results.
+    """
+    _validate_settings(settings)
+    _validate_ratings(ratings)
+    _validate_all(tournaments, path)
+    current: dict[str, int] = dict(ratings)
+    by_week: dict[dt.date, list[tuple[int, Tournament]]] = {}
+    for index, tournament in enumerate(tournaments):
+        by_week.setdefault(week_start(tournament.date), []).append((index, tournament))
+    weeks = []
+    for start in sorted(by_week):
+        items = sorted(by_week[start], key=lambda item: (item[1].date, item[0]))
+        week = _rate_valid_week(current, [t for _, t in items], settings, start)
+        current.update(week.new_ratings)
+        weeks.append(week)
+    for tournament in tournaments:
+        for placement in tournament.results:
+            current.setdefault(placement.player, START_RATING)
+    return SeasonOutcome(weeks=tuple(weeks), ratings=current)
+
+
+# --- the arithmetic -------------------------------------------------------------------------------------------------
+
+
+def _rate_valid_week(
+    ratings: Mapping[str, int],
+    tournaments: Sequence[Tournament],
+    settings: GorbunovSettings,
+    start: dt.date | None,
+) -> WeekOutcome:
+    outcomes = []
+    totals: dict[str, int] = {}
+    before: dict[str, int] = {}
+    get = ratings.get
+    for tournament in tournaments:
+        outcome = _rate_valid_tournament(tournament, ratings, settings)
+        outcomes.append(outcome)
+        for change in outcome.changes:
+            player = change.player
+            totals[player] = totals.get(player, 0) + change.delta
+            before[player] = change.before
+    new_ratings = {}
+    for player, total in totals.items():
+        rating = get(player, START_RATING) + total
+        new_ratings[player] = rating if rating > FLOOR else FLOOR
+    return WeekOutcome(
+        week_start=start, tournaments=tuple(outcomes), totals=totals, before=before, new_ratings=new_ratings
+    )
+
+
+def _rate_valid_tournament(
+    tournament: Tournament, ratings: Mapping[str, int], settings: GorbunovSettings
+) -> TournamentOutcome:
+    results = tournament.results
+    u = len(results)
+    if u < settings.min_participants:
+        return TournamentOutcome(
+            tournament=tournament,
+            rated=False,
+            changes=(),
+            reason=Explanation(
+                f"not rated: {u} participants, a tournament needs at least {settings.min_participants}",
+                f"не обсчитывается: участников {u}, нужно не меньше {settings.min_participants}",
+            ),
+        )
+    get = ratings.get
+    before = [get(p.player, START_RATING) for p in results]
+    total = sum(before)
+    draft = _draft_bonus(tournament, settings)
+    k = tournament.k + (1 if draft else 0)
+    sealed = settings.sealed_cap and tournament.format == "sealed"
+    sqrt_rule = settings.sqrt_rule if tournament.sqrt_rule is None else tournament.sqrt_rule
+    context = TournamentContext(
+        tournament_id=tournament.id,
+        participants=u,
+        strength_total=total,
+        k_given=tournament.k,
+        k=k,
+        draft_bonus=draft,
+        sealed=sealed,
+        sqrt_rule=sqrt_rule,
+    )
+    # `rules/gorbunov.md`, "Formula", over the common denominator den = 800·U:
+    #   base = U + 1 - 2M + U/4 (winner) + U/8 (second) + (Rt - Rs)(U + 4)/200,  Rt = total / U.
+    den = 800 * u
+    three = 3 * den
+    strength_factor = 4 * (u + 4)
+    winner_bonus = 200 * u * u
+    second_bonus = 100 * u * u
+    changes = []
+    for placement, rs in zip(results, before, strict=True):
+        m = placement.place
+        raw = den * (u + 1 - 2 * m) + strength_factor * (total - rs * u)
+        if m == 1:
+            raw += winner_bonus
+        elif m == 2:
+            raw += second_bonus
+        numerator = raw
+        applied: list[str] = []
+        # `rules/gorbunov.md`, "Common-sense rules", Decision (order): rules 2 and 3 first, then 1 and 4.
+        if m == 2 and numerator < 0:
+            numerator = 0
+            applied.append(RULE_FINALIST)
+        if m == u - 1 and numerator > 0:
+            numerator = 0
+            applied.append(RULE_SECOND_TO_LAST)
+        if m == 1 and numerator < three:
+            numerator = three
+            applied.append(RULE_WINNER)
+        if m == u and numerator > -three:
+            numerator = -three
+            applied.append(RULE_LAST)
+        # "Decision (rounding and floor)": I = round(base·K), half away from zero; exact on whole numbers.
+        scaled = numerator * k
+        delta = (2 * scaled + den) // (2 * den) if scaled >= 0 else -((den - 2 * scaled) // (2 * den))
+        if sqrt_rule and delta < 0 and m * m <= u:
+            delta = 0
+            applied.append(RULE_SQRT)
+        if sealed:
+            cap = -((rs - FLOOR) // 2)
+            if delta < cap:
+                delta = cap
+                applied.append(RULE_SEALED)
+        if delta < FLOOR - rs:
+            delta = FLOOR - rs
+            applied.append(RULE_FLOOR)
+        changes.append(Change(context, placement.player, m, rs, delta, numerator, raw, tuple(applied)))
+    return TournamentOutcome(tournament=tournament, rated=True, changes=tuple(changes))
+
+
+def _draft_bonus(tournament: Tournament, settings: GorbunovSettings) -> bool:
+    return tournament.format == "draft" and tournament.date >= settings.draft_bonus_since
+
+
+# --- explanations ---------------------------------------------------------------------------------------------------
+
+
+def _num(value: float) -> str:
+    """A number as a person writes it: at most two decimals, no trailing zeros."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def _signed_paren(value: float) -> str:
+    text = _num(value)
+    return f"({text})" if value < 0 else text
+
+
+def _explain_change(change: Change) -> Explanation:
+    ctx = change.context
+    u, m, rs, k = ctx.participants, change.place, change.before, ctx.k
+    rt = ctx.strength
+    den = 800 * u
+    raw = change.raw_numerator / den
+    base = change.base_numerator / den
+    terms_sym = "U + 1 - 2M"
+    terms_num = f"{u} + 1 - {2 * m}"
+    if m == 1:
+        terms_sym += " + U/4"
+        terms_num += f" + {_num(u / 4)}"
+    elif m == 2:
+        terms_sym += " + U/8"
+        terms_num += f" + {_num(u / 8)}"
+    formula_sym = f"base = {terms_sym} + (Rt - Rs)(U + 4)/200"
+    formula_num = f"{terms_num} + ({_num(rt)} - {rs})·{u + 4}/200 = {_num(raw)}"
+    base_rules = [r for r in change.rules if r in (RULE_WINNER, RULE_FINALIST, RULE_SECOND_TO_LAST, RULE_LAST)]
+    after_rules = [r for r in change.rules if r not in base_rules]
+    k_en = f"K = {k}" + (f" ({ctx.k_given} + 1 for a draft)" if ctx.draft_bonus else "")
+    k_ru = f"K = {k}" + (f" ({ctx.k_given} + 1 за драфт)" if ctx.draft_bonus else "")
+    rounded = base * k
+    round_int_value = _round_half_away_exact(change.base_numerator * k, den)
+    en = [
+        f"U = {u} participants, place M = {m}, your start-of-week rating Rs = {rs}",
+        f"tournament strength Rt = mean of the start-of-week ratings = {ctx.strength_total}/{u} = {_num(rt)}",
+        f"{formula_sym} = {formula_num}",
+    ]
+    ru = [
+        f"U = {u} участников, место M = {m}, рейтинг на начало недели Rs = {rs}",
+        f"сила турнира Rt = среднее рейтингов на начало недели = {ctx.strength_total}/{u} = {_num(rt)}",
+        f"{formula_sym} = {formula_num}",
+    ]
+    for rule in base_rules:
+        en.append(f"{_RULE_TEXT[rule][0]}, so base = {_num(base)}")
+        ru.append(f"{_RULE_TEXT[rule][1]}, поэтому base = {_num(base)}")
+    en.append(f"{k_en}; I = round(base·K) = round({_num(base)}·{k}) = round({_num(rounded)}) = {round_int_value}")
+    ru.append(f"{k_ru}; I = round(base·K) = round({_num(base)}·{k}) = round({_num(rounded)}) = {round_int_value}")
+    for rule in after_rules:
+        if rule == RULE_SEALED:
+            detail = f"-floor(({rs} - 100)/2) = {-((rs - FLOOR) // 2)}"
+        elif rule == RULE_FLOOR:
+            detail = f"100 - {rs} = {FLOOR - rs}"
+        else:
+            detail = f"{m}² <= {u}"
+        en.append(f"{_RULE_TEXT[rule][0]}: I = {change.delta} ({detail})")
+        ru.append(f"{_RULE_TEXT[rule][1]}: I = {change.delta} ({detail})")
+    en.append(f"after this tournament: {rs} + {_signed_paren(change.delta)} = {change.after}")
+    ru.append(f"после турнира: {rs} + {_signed_paren(change.delta)} = {change.after}")
+    return Explanation("; ".join(en), "; ".join(ru))
+
+
+def _round_half_away_exact(numerator: int, denominator: int) -> int:
+    if numerator >= 0:
+        return (2 * numerator + denominator) // (2 * denominator)
+    return -((-2 * numerator + denominator) // (2 * denominator))
+
+
+# --- validation -----------------------------------------------------------------------------------------------------
+
+
+def _validate_settings(settings: GorbunovSettings) -> None:
+    if not isinstance(settings, GorbunovSettings):
+        raise EngineError("settings", "not a GorbunovSettings")
+
+
+def _validate_ratings(ratings: Mapping[str, int]) -> None:
+    for player, rating in ratings.items():
+        _check_rating(rating, f"ratings.{player}")
+
+
+def _check_rating(rating: Any, where: str) -> None:
+    if not _is_whole(rating):
+        raise EngineError(where, f"{rating!r} is not a whole number")
+    if rating < FLOOR:
+        raise EngineError(where, f"{rating} is below the floor of {FLOOR}")
+
+
+def _validate_ratings_of(tournament: Tournament, ratings: Mapping[str, int]) -> None:
+    for placement in tournament.results:
+        if placement.player in ratings:
+            _check_rating(ratings[placement.player], f"ratings.{placement.player}")
+
+
+def _validate_all(tournaments: Sequence[Tournament], path: str) -> None:
+    seen: dict[str, int] = {}
+    for index, tournament in enumerate(tournaments):
+        where = f"{path}[{index}]"
+        _validate_tournament(tournament, where)
+        if tournament.id in seen:
+            raise EngineError(f"{where}.id", f'"{tournament.id}" is also {path}[{seen[tournament.id]}]')
+        seen[tournament.id] = index
+
+
+def _validate_tournament(tournament: Tournament, where: str) -> None:
+    """`rules/gorbunov.md`, "Decision (size)": places are distinct whole numbers 1..U, a player appears once."""
+    if not isinstance(tournament, Tournament):
+        raise EngineError(where, "not a tournament")
+    if not isinstance(tournament.id, str) or not tournament.id:
+        raise EngineError(f"{where}.id", f"{tournament.id!r} is not a non-empty string")
+    if not _is_date(tournament.date):
+        raise EngineError(f"{where}.date", f"{tournament.date!r} is not a date")
+    if not _is_whole(tournament.k) or tournament.k < 1:
+        raise EngineError(f"{where}.k", f"{tournament.k!r} is not a positive whole number")
+    if not isinstance(tournament.format, str):
+        raise EngineError(f"{where}.format", f"{tournament.format!r} is not a string")
+    if tournament.sqrt_rule is not None and not isinstance(tournament.sqrt_rule, bool):
+        raise EngineError(f"{where}.sqrt_rule", f"{tournament.sqrt_rule!r} is neither true nor false")
+    results = tournament.results
+    u = len(results)
+    places: dict[int, int] = {}
+    players: dict[str, int] = {}
+    for index, placement in enumerate(results):
+        at = f"{where}.results[{index}]"
+        player, place = placement.player, placement.place
+        if not isinstance(player, str) or not player:
+            raise EngineError(f"{at}.player", f"{player!r} is not a non-empty string")
+        if not _is_whole(place):
+            raise EngineError(f"{at}.place", f"{place!r} is not a whole number")
+        if place < 1:
+            raise EngineError(f"{at}.place", f"{place} is smaller than 1")
+        if place > u:
+            raise EngineError(f"{at}.place", f"{place} is larger than players ({u})")
+        if place in places:
+            raise EngineError(f"{at}.place", f"{place} is also the place of results[{places[place]}]; ties are refused")
+        if player in players:
+            raise EngineError(f"{at}.player", f'"{player}" is also results[{players[player]}]')
+        places[place] = index
+        players[player] = index
+
+
+# --- manage.py rate -------------------------------------------------------------------------------------------------
+
+
+def rate_document(doc: dict) -> dict:
+    """The ``gorbunov`` section of `RATE_CLI.md`: a JSON document in, a JSON document out.
+
+    Options: ``sqrt_rule`` (also per tournament), ``sealed_cap`` (default true), ``min_participants`` (default 4),
+    ``draft_bonus_since`` (default 2004-04-01). Besides the documented keys the output has ``excluded`` (only when
+    a tournament is too small to be rated, with the reason) and each change has ``after`` and ``explanation``.
+    """
+    if not isinstance(doc, dict):
+        raise EngineError("document", "is not a JSON object")
+    system = doc.get("system", "gorbunov")
+    if system != "gorbunov":
+        raise EngineError("system", f'{system!r} is not "gorbunov"')
+    ratings = _parse_ratings(doc.get("ratings", {}))
+    settings = _parse_options(doc.get("options", {}))
+    raw_tournaments = doc.get("tournaments", [])
+    if not isinstance(raw_tournaments, list):
+        raise EngineError("tournaments", "is not a list")
+    tournaments = [_parse_tournament(raw, f"tournaments[{i}]") for i, raw in enumerate(raw_tournaments)]
+    season = rate_season(ratings, tournaments, settings)
+    changes = []
+    excluded = []
+    for week in season.weeks:
+        for outcome in week.tournaments:
+            if not outcome.rated:
+                excluded.append({"tournament": outcome.tournament.id, "reason": outcome.reason.as_dict()})
+            for change in outcome.changes:
+                changes.append(
+                    {
+                        "tournament": change.tournament_id,
+                        "player": change.player,
+                        "before": change.before,
+                        "delta": change.delta,
+                        "after": change.after,
+                        "explanation": change.explanation.as_dict(),
+                    }
+                )
+    result: dict[str, Any] = {"ratings": dict(season.ratings), "changes": changes}
+    if excluded:
+        result["excluded"] = excluded
+    return result
+
+
+def _parse_ratings(raw: Any) -> dict[str, int]:
+    if not isinstance(raw, dict):
+        raise EngineError("ratings", "is not an object of player: rating")
+    ratings = {}
+    for player, value in raw.items():
+        where = f"ratings.{player}"
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        _check_rating(value, where)
+        ratings[player] = value
+    return ratings
+
+
+def _parse_options(raw: Any) -> GorbunovSettings:
+    if not isinstance(raw, dict):
+        raise EngineError("options", "is not an object")
+    kwargs: dict[str, Any] = {}
+    for name in ("sqrt_rule", "sealed_cap"):
+        if name in raw:
+            if not isinstance(raw[name], bool):
+                raise EngineError(f"options.{name}", f"{raw[name]!r} is neither true nor false")
+            kwargs[name] = raw[name]
+    if "min_participants" in raw:
+        value = raw["min_participants"]
+        if not _is_whole(value) or value < 2:
+            raise EngineError("options.min_participants", f"{value!r} is not a whole number >= 2")
+        kwargs["min_participants"] = value
+    if "draft_bonus_since" in raw:
+        kwargs["draft_bonus_since"] = _parse_date(raw["draft_bonus_since"], "options.draft_bonus_since")
+    return GorbunovSettings(**kwargs)
+
+
+def _parse_date(raw: Any, where: str) -> dt.date:
+    if not isinstance(raw, str):
+        raise EngineError(where, f"{raw!r} is not a date (YYYY-MM-DD)")
+    try:
+        if len(raw) != 10:
+            raise ValueError(raw)
+        return dt.date.fromisoformat(raw)
+    except ValueError:
+        raise EngineError(where, f'"{raw}" is not a date (YYYY-MM-DD)') from None
+
+
+def _parse_tournament(raw: Any, where: str) -> Tournament:
+    if not isinstance(raw, dict):
+        raise EngineError(where, "is not an object")
+    for key in ("id", "date", "k", "results"):
+        if key not in raw:
+            raise EngineError(f"{where}.{key}", "is missing")
+    tournament_id = raw["id"]
+    if not isinstance(tournament_id, str) or not tournament_id:
+        raise EngineError(f"{where}.id", f"{tournament_id!r} is not a non-empty string")
+    date = _parse_date(raw["date"], f"{where}.date")
+    k = raw["k"]
+    if not _is_whole(k) or k < 1:
+        raise EngineError(f"{where}.k", f"{k!r} is not a positive whole number")
+    tournament_format = raw.get("format", "")
+    if tournament_format is None:
+        tournament_format = ""
+    if not isinstance(tournament_format, str):
+        raise EngineError(f"{where}.format", f"{tournament_format!r} is not a string")
+    sqrt_rule = raw.get("sqrt_rule")
+    if sqrt_rule is not None and not isinstance(sqrt_rule, bool):
+        raise EngineError(f"{where}.sqrt_rule", f"{sqrt_rule!r} is neither true nor false")
+    raw_results = raw["results"]
+    if not isinstance(raw_results, list):
+        raise EngineError(f"{where}.results", "is not a list")
+    results = []
+    for index, line in enumerate(raw_results):
+        at = f"{where}.results[{index}]"
+        if not isinstance(line, dict):
+            raise EngineError(at, "is not an object")
+        for key in ("player", "place"):
+            if key not in line:
+                raise EngineError(f"{at}.{key}", "is missing")
+        results.append(Placement(player=line["player"], place=line["place"]))
+    return Tournament(
+        id=tournament_id,
+        date=date,
+        k=k,
+        results=tuple(results),
+        format=tournament_format,
+        sqrt_rule=sqrt_rule,
+    )
+
+
+__all__ = [
+    "DEFAULT_SETTINGS",
+    "FLOOR",
+    "START_RATING",
+    "Change",
+    "GorbunovSettings",
+    "Placement",
+    "SeasonOutcome",
+    "Tournament",
+    "TournamentContext",
+    "TournamentOutcome",
+    "WeekOutcome",
+    "effective_k",
+    "rate_document",
+    "rate_season",
+    "rate_tournament",
+    "rate_week",
+    "week_start",
+]

@@ -1,0 +1,244 @@
+"""The admin for each role: organisers enter results, staff approve, accredit and set high K."""
+
+import datetime
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from tests.factories import PlayerFactory, ResultFactory, TournamentFactory, federation_staff, organiser
+from tournaments.models import Result, Tournament, TournamentStatus
+
+pytestmark = pytest.mark.django_db
+
+ADD_URL = "/admin/tournaments/tournament/add/"
+
+
+def _tournament_form(**overrides):
+    data = {
+        "discipline": "ccg",
+        "name": "Турнир клуба",
+        "start_date": "2026-03-07",
+        "end_date": "2026-03-07",
+        "city": "Москва",
+        "country": "RU",
+        "card_format": "constructed",
+        "k": "2",
+        "hanchans": "",
+        "participants": "",
+        "online_platform": "",
+        "go_system": "",
+        "rounds": "",
+        "results-TOTAL_FORMS": "0",
+        "results-INITIAL_FORMS": "0",
+        "stages-TOTAL_FORMS": "0",
+        "stages-INITIAL_FORMS": "0",
+    }
+    data.update(overrides)
+    return data
+
+
+def _with_results(data, rows):
+    data = dict(data)
+    data["results-TOTAL_FORMS"] = str(len(rows))
+    for i, (place, player) in enumerate(rows):
+        data[f"results-{i}-place"] = str(place)
+        data[f"results-{i}-player"] = str(player.pk)
+        data[f"results-{i}-participant_name"] = ""
+    return data
+
+
+def test_admin_is_for_staff_only(client):
+    assert client.get("/admin/").status_code == 302
+    user = get_user_model().objects.create_user("visitor", password="pass-word-123")
+    client.force_login(user)
+    response = client.get("/admin/tournaments/tournament/")
+    assert response.status_code == 302
+    assert "/admin/login/" in response["Location"]
+
+
+def test_organiser_creates_a_tournament_with_results_inline(client):
+    user = organiser()
+    client.force_login(user)
+    players = [PlayerFactory() for _ in range(4)]
+    data = _with_results(_tournament_form(), [(i + 1, p) for i, p in enumerate(players)])
+    response = client.post(ADD_URL, data)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    tournament = Tournament.objects.get(name="Турнир клуба")
+    assert tournament.organiser == user
+    assert tournament.status == TournamentStatus.DRAFT
+    assert tournament.results.count() == 4
+
+
+def test_organiser_cannot_set_k_4(client):
+    client.force_login(organiser())
+    response = client.post(ADD_URL, _tournament_form(k="4"))
+    assert response.status_code == 200
+    assert "Только сотрудники федерации могут ставить K выше 2" in response.content.decode()
+    assert not Tournament.objects.exists()
+
+
+def test_staff_can_set_k_4(client):
+    client.force_login(federation_staff())
+    response = client.post(ADD_URL, _tournament_form(k="4"))
+    assert response.status_code == 302
+    assert Tournament.objects.get().k == 4
+
+
+def test_organiser_cannot_change_k_once_results_are_in(client):
+    user = organiser()
+    tournament = TournamentFactory(organiser=user, status=TournamentStatus.DRAFT, k=1)
+    ResultFactory(tournament=tournament, place=1)
+    client.force_login(user)
+    data = _tournament_form(k="2", name=tournament.name)
+    data["results-INITIAL_FORMS"] = "0"
+    response = client.post(f"/admin/tournaments/tournament/{tournament.pk}/change/", data)
+    assert response.status_code == 200
+    assert "только сотрудники федерации могут изменить K" in response.content.decode()
+    tournament.refresh_from_db()
+    assert tournament.k == 1
+
+
+def test_end_date_before_start_is_refused(client):
+    client.force_login(organiser())
+    response = client.post(ADD_URL, _tournament_form(start_date="2026-03-08", end_date="2026-03-07"))
+    assert response.status_code == 200
+    assert "Дата окончания раньше даты начала" in response.content.decode()
+
+
+def test_duplicate_player_inline_is_refused(client):
+    client.force_login(organiser())
+    player = PlayerFactory()
+    response = client.post(ADD_URL, _with_results(_tournament_form(), [(1, player), (2, player)]))
+    assert response.status_code == 200
+    assert "уже есть в строке 1" in response.content.decode()
+    assert not Result.objects.exists()
+
+
+def _submitted(user):
+    tournament = TournamentFactory(organiser=user, status=TournamentStatus.DRAFT, k=2)
+    for place in range(1, 5):
+        ResultFactory(tournament=tournament, place=place)
+    return tournament
+
+
+def test_organiser_submits_but_cannot_approve(client):
+    user = organiser()
+    tournament = _submitted(user)
+    client.force_login(user)
+    changelist = "/admin/tournaments/tournament/"
+    response = client.get(changelist)
+    assert 'value="submit"' in response.content.decode()
+    assert 'value="approve"' not in response.content.decode()
+    client.post(changelist, {"action": "submit", "_selected_action": [tournament.pk]})
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.SUBMITTED
+    client.post(changelist, {"action": "approve", "_selected_action": [tournament.pk]})
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.SUBMITTED
+
+
+def test_staff_approve_and_accredit(client):
+    staff = federation_staff()
+    tournament = _submitted(organiser())
+    client.force_login(staff)
+    changelist = "/admin/tournaments/tournament/"
+    client.post(changelist, {"action": "approve", "_selected_action": [tournament.pk]})
+    client.post(changelist, {"action": "accredit", "_selected_action": [tournament.pk]})
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.APPROVED
+    assert tournament.approved_by == staff
+    assert tournament.accredited
+    assert tournament.accredited_by == staff
+    assert tournament.accredited_at is not None
+
+
+def test_approval_with_gaps_is_refused_with_the_reason(client):
+    staff = federation_staff()
+    tournament = TournamentFactory(status=TournamentStatus.SUBMITTED, k=1)
+    for place in (1, 2, 4):
+        ResultFactory(tournament=tournament, place=place)
+    client.force_login(staff)
+    response = client.post(
+        "/admin/tournaments/tournament/", {"action": "approve", "_selected_action": [tournament.pk]}, follow=True
+    )
+    assert "Место 4 больше числа участников (3)" in response.content.decode()
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.SUBMITTED
+
+
+def test_organisers_see_only_their_own_tournaments(client):
+    mine = TournamentFactory(organiser=organiser(), name="Мой турнир", status=TournamentStatus.DRAFT)
+    theirs = TournamentFactory(organiser=organiser(), name="Чужой турнир", status=TournamentStatus.DRAFT)
+    client.force_login(mine.organiser)
+    text = client.get("/admin/tournaments/tournament/").content.decode()
+    assert "Мой турнир" in text
+    assert "Чужой турнир" not in text
+    assert client.get(f"/admin/tournaments/tournament/{theirs.pk}/change/").status_code in (302, 403, 404)
+
+
+def test_history_shows_who_changed_what(client):
+    staff = federation_staff(username="olga")
+    tournament = _submitted(organiser())
+    client.force_login(staff)
+    client.post("/admin/tournaments/tournament/", {"action": "approve", "_selected_action": [tournament.pk]})
+    response = client.get(f"/admin/tournaments/tournament/{tournament.pk}/history/")
+    assert response.status_code == 200
+    assert "olga" in response.content.decode()
+    assert tournament.history.filter(history_user=staff, status=TournamentStatus.APPROVED).exists()
+
+
+def test_staff_find_players_by_autocomplete(client):
+    PlayerFactory(last_name="Щукин", last_name_latin="Shchukin")
+    client.force_login(federation_staff())
+    response = client.get(
+        "/admin/autocomplete/",
+        {"term": "Щук", "app_label": "tournaments", "model_name": "result", "field_name": "player"},
+    )
+    assert response.status_code == 200
+    assert "Щукин" in response.json()["results"][0]["text"]
+
+
+def test_staff_merge_duplicate_players_without_losing_results(client):
+    keep = PlayerFactory(last_name="Петров", ema_id="")
+    duplicate = PlayerFactory(last_name="Петров", ema_id="12345678")
+    first = TournamentFactory(start_date=datetime.date(2025, 1, 1))
+    second = TournamentFactory(start_date=datetime.date(2025, 2, 1))
+    ResultFactory(tournament=first, player=keep, place=1)
+    ResultFactory(tournament=second, player=duplicate, place=2)
+    client.force_login(federation_staff())
+    changelist = "/admin/federation/player/"
+    response = client.post(changelist, {"action": "merge_players", "_selected_action": [keep.pk, duplicate.pk]})
+    assert response.status_code == 200
+    assert "Объединить" in response.content.decode()
+    response = client.post(
+        changelist, {"action": "merge_players", "_selected_action": [keep.pk, duplicate.pk], "keep": keep.pk}
+    )
+    assert response.status_code == 302
+    keep.refresh_from_db()
+    assert keep.ema_id == "12345678"
+    assert sorted(keep.results.values_list("place", flat=True)) == [1, 2]
+    assert not type(keep).objects.filter(pk=duplicate.pk).exists()
+
+
+def test_merge_refuses_players_who_met_in_one_tournament(client):
+    a, b = PlayerFactory(), PlayerFactory()
+    tournament = TournamentFactory(name="Общий турнир")
+    ResultFactory(tournament=tournament, player=a, place=1)
+    ResultFactory(tournament=tournament, player=b, place=2)
+    client.force_login(federation_staff())
+    response = client.post(
+        "/admin/federation/player/",
+        {"action": "merge_players", "_selected_action": [a.pk, b.pk], "keep": a.pk},
+        follow=True,
+    )
+    assert "Общий турнир" in response.content.decode()
+    assert Result.objects.count() == 2
+
+
+def test_organiser_cannot_merge_players(client):
+    a, b = PlayerFactory(), PlayerFactory()
+    client.force_login(organiser())
+    response = client.get("/admin/federation/player/")
+    assert "merge_players" not in response.content.decode()
+    client.post("/admin/federation/player/", {"action": "merge_players", "_selected_action": [a.pk, b.pk], "keep": a.pk})
+    assert type(a).objects.count() == 2

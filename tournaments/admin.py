@@ -1,0 +1,227 @@
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.urls import path, reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+from simple_history.admin import SimpleHistoryAdmin
+
+from tournaments import services
+from tournaments.models import ORGANISER_MAX_K, Result, Stage, Tournament, TournamentStatus
+
+STAFF_ONLY_FIELDS = ["status", "submitted_at", "approved_at", "approved_by", "accredited", "accredited_by", "accredited_at"]
+
+
+class TournamentAdminForm(forms.ModelForm):
+    """Guards the coefficient: organisers choose K of 1 or 2, and once results are in only staff change K."""
+
+    class Meta:
+        model = Tournament
+        fields = "__all__"
+
+    def clean(self):
+        cleaned = super().clean()
+        user = self.request_user
+        k = cleaned.get("k")
+        can_high = user.has_perm("tournaments.set_high_coefficient")
+        if k is not None and k > ORGANISER_MAX_K and not can_high:
+            self.add_error(
+                "k",
+                _("Only federation staff may set K above %(max)s; ask them before the tournament starts.")
+                % {"max": ORGANISER_MAX_K},
+            )
+        if (
+            self.instance.pk
+            and "k" in self.changed_data
+            and not can_high
+            and self.instance.results.exists()
+        ):
+            self.add_error("k", _("Results are entered: only federation staff may change K now."))
+        start, end = cleaned.get("start_date"), cleaned.get("end_date")
+        if start and end and end < start:
+            self.add_error("end_date", _("The end date is before the start date."))
+        return cleaned
+
+
+class ResultInlineFormSet(forms.BaseInlineFormSet):
+    def clean(self):
+        super().clean()
+        seen: dict[int, int] = {}
+        for index, form in enumerate(self.forms, start=1):
+            if not form.cleaned_data or form.cleaned_data.get("DELETE"):
+                continue
+            player = form.cleaned_data.get("player")
+            if player is None and not form.cleaned_data.get("participant_name"):
+                form.add_error("player", _("Choose a player or type the name of a participant without a profile."))
+            if player is not None and form.cleaned_data.get("participant_name"):
+                form.add_error(
+                    "participant_name", _("Row %(row)s names two people: a player and a name.") % {"row": index}
+                )
+            if player is not None:
+                if player.pk in seen:
+                    form.add_error(
+                        "player",
+                        _("%(player)s is already in row %(row)s.") % {"player": player, "row": seen[player.pk]},
+                    )
+                seen[player.pk] = index
+
+
+class LockedWhenApprovedMixin:
+    """An approved tournament's results and stages are changed by federation staff only."""
+
+    def _locked(self, request, obj) -> bool:
+        return (
+            obj is not None
+            and obj.status == TournamentStatus.APPROVED
+            and not request.user.has_perm("tournaments.approve_tournament")
+        )
+
+    def has_add_permission(self, request, obj=None):
+        return not self._locked(request, obj) and super().has_add_permission(request, obj)
+
+    def has_change_permission(self, request, obj=None):
+        return not self._locked(request, obj) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return not self._locked(request, obj) and super().has_delete_permission(request, obj)
+
+
+class ResultInline(LockedWhenApprovedMixin, admin.TabularInline):
+    model = Result
+    formset = ResultInlineFormSet
+    fields = ["place", "player", "participant_name", "hanchans_played", "substitute"]
+    autocomplete_fields = ["player"]
+    extra = 4
+    ordering = ["place", "id"]
+
+
+class StageInline(LockedWhenApprovedMixin, admin.TabularInline):
+    model = Stage
+    fields = ["number", "hanchans", "players"]
+    extra = 0
+
+
+@admin.register(Tournament)
+class TournamentAdmin(SimpleHistoryAdmin):
+    form = TournamentAdminForm
+    inlines = [ResultInline, StageInline]
+    list_display = ["name", "discipline", "end_date", "city", "status", "k", "accredited", "organiser"]
+    list_filter = ["discipline", "status", "accredited", ("end_date", admin.DateFieldListFilter)]
+    list_select_related = ["organiser"]
+    search_fields = ["name", "city"]
+    date_hierarchy = "end_date"
+    autocomplete_fields = ["judges"]
+    actions = ["submit", "approve", "accredit", "withdraw_accreditation", "return_to_draft"]
+    fieldsets = [
+        (None, {"fields": ["discipline", "name", ("start_date", "end_date"), ("city", "country"), "organiser"]}),
+        (_("Status"), {"fields": [("status", "submitted_at"), ("approved_by", "approved_at")]}),
+        (_("Card games"), {"fields": [("card_format", "k"), "judges"], "classes": ["collapse"]}),
+        (
+            _("Riichi mahjong"),
+            {
+                "fields": [
+                    ("hanchans", "participants"),
+                    ("accredited", "accredited_by", "accredited_at"),
+                    ("is_open", "ema"),
+                    ("online", "online_platform", "rank_restricted"),
+                ],
+                "classes": ["collapse"],
+            },
+        ),
+        (
+            _("Go"),
+            {"fields": [("go_system", "rounds"), ("half_stone", "acceleration", "draws_allowed")], "classes": ["collapse"]},
+        ),
+    ]
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change=change, **kwargs)
+        form.request_user = request.user
+        return form
+
+    def get_readonly_fields(self, request, obj=None):
+        readonly = list(STAFF_ONLY_FIELDS)
+        if not request.user.has_perm("tournaments.approve_tournament"):
+            readonly.append("organiser")
+        if obj is not None and obj.status == TournamentStatus.APPROVED and not request.user.has_perm(
+            "tournaments.approve_tournament"
+        ):
+            return [f.name for f in Tournament._meta.fields] + ["judges"]
+        return readonly
+
+    def get_queryset(self, request):
+        queryset = super().get_queryset(request)
+        if request.user.has_perm("tournaments.approve_tournament"):
+            return queryset
+        return queryset.filter(organiser=request.user)
+
+    def has_change_permission(self, request, obj=None):
+        allowed = super().has_change_permission(request, obj)
+        if allowed and obj is not None and not request.user.has_perm("tournaments.approve_tournament"):
+            return obj.organiser_id == request.user.pk
+        return allowed
+
+    def save_model(self, request, obj, form, change):
+        if not change and obj.organiser_id is None:
+            obj.organiser = request.user
+        super().save_model(request, obj, form, change)
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        if not request.user.has_perm("tournaments.approve_tournament"):
+            for name in ("approve", "return_to_draft"):
+                actions.pop(name, None)
+        if not request.user.has_perm("tournaments.accredit_tournament"):
+            for name in ("accredit", "withdraw_accreditation"):
+                actions.pop(name, None)
+        return actions
+
+    def get_urls(self):
+        from tournaments.admin_import import import_results_view
+
+        urls = [
+            path(
+                "<int:pk>/import/",
+                self.admin_site.admin_view(import_results_view(self)),
+                name="tournaments_tournament_import",
+            ),
+        ]
+        return urls + super().get_urls()
+
+    @admin.display(description=_("Import"))
+    def import_link(self, obj):
+        return format_html('<a href="{}">{}</a>', reverse("admin:tournaments_tournament_import", args=[obj.pk]), _("Import results"))
+
+    def _run(self, request, queryset, service, done_message, **kwargs):
+        done = 0
+        for tournament in queryset:
+            try:
+                service(tournament=tournament, user=request.user, **kwargs)
+                done += 1
+            except (ValidationError, PermissionDenied) as error:
+                text = "; ".join(getattr(error, "messages", [str(error)]))
+                self.message_user(request, f"{tournament}: {text}", messages.ERROR)
+        if done:
+            self.message_user(request, done_message % {"count": done}, messages.SUCCESS)
+
+    @admin.action(description=_("Submit to federation staff"))
+    def submit(self, request, queryset):
+        self._run(request, queryset, services.tournament_submit, _("Submitted: %(count)d."))
+
+    @admin.action(description=_("Approve"))
+    def approve(self, request, queryset):
+        self._run(request, queryset, services.tournament_approve, _("Approved: %(count)d."))
+
+    @admin.action(description=_("Return to draft"))
+    def return_to_draft(self, request, queryset):
+        self._run(request, queryset, services.tournament_return_to_draft, _("Returned to draft: %(count)d."))
+
+    @admin.action(description=_("Accredit"))
+    def accredit(self, request, queryset):
+        self._run(request, queryset, services.tournament_accredit, _("Accredited: %(count)d."), accredited=True)
+
+    @admin.action(description=_("Withdraw accreditation"))
+    def withdraw_accreditation(self, request, queryset):
+        self._run(
+            request, queryset, services.tournament_accredit, _("Accreditation withdrawn: %(count)d."), accredited=False
+        )

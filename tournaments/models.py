@@ -1,0 +1,207 @@
+"""Tournaments of every discipline, their stages and their results.
+
+One ``Tournament`` model carries what each discipline's rules need (card-game format and K, mahjong hanchans and
+flags, Go rounds and options); fields of other disciplines stay empty. The status workflow is
+draft -> submitted (by the organiser) -> approved (by federation staff); services in ``tournaments.services`` own
+every transition and the checks that go with it.
+"""
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from federation.models import Player, country_code_validator
+
+#: Organisers may choose K up to this themselves; above it only federation staff (rules/gorbunov.md, "K").
+ORGANISER_MAX_K = 2
+
+
+class Discipline(models.TextChoices):
+    CARD_GAMES = "ccg", _("Collectible card games")
+    MAHJONG = "mahjong", _("Riichi mahjong")
+    GO = "go", _("Go")
+    PREFERANS = "preferans", _("Preferans")
+
+
+class CardFormat(models.TextChoices):
+    CONSTRUCTED = "constructed", _("Constructed")
+    LIMITED = "limited", _("Limited")
+    SEALED = "sealed", _("Sealed")
+    DRAFT = "draft", _("Draft")
+    COMBINED = "combined", _("Combined (limited and constructed)")
+    ARENA = "arena", _("Arena")
+
+
+class GoSystem(models.TextChoices):
+    PROFS = "profs", _("PROFS (one stone, no acceleration)")
+    FUS = "fus", _("FUS (half stone, acceleration, tie-break)")
+    DIRS = "dirs", _("DIRS tournament")
+
+
+class TournamentStatus(models.TextChoices):
+    DRAFT = "draft", _("Draft")
+    SUBMITTED = "submitted", _("Submitted")
+    APPROVED = "approved", _("Approved")
+
+
+class Tournament(models.Model):
+    discipline = models.CharField(_("discipline"), max_length=20, choices=Discipline.choices, db_index=True)
+    name = models.CharField(_("name"), max_length=200)
+    start_date = models.DateField(_("start date"))
+    end_date = models.DateField(_("end date"), db_index=True)
+    city = models.CharField(_("city"), max_length=100, blank=True)
+    country = models.CharField(_("country"), max_length=2, default="RU", validators=[country_code_validator])
+    status = models.CharField(
+        _("status"), max_length=20, choices=TournamentStatus.choices, default=TournamentStatus.DRAFT, db_index=True
+    )
+    organiser = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("organiser"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="organised_tournaments",
+    )
+    submitted_at = models.DateTimeField(_("submitted at"), null=True, blank=True)
+    approved_at = models.DateTimeField(_("approved at"), null=True, blank=True)
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("approved by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    # Collectible card games (rules/gorbunov.md)
+    card_format = models.CharField(_("format"), max_length=20, choices=CardFormat.choices, blank=True)
+    k = models.PositiveSmallIntegerField(
+        _("coefficient K"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(16)],
+        help_text=_("Organisers may set 1 or 2; higher values are set by federation staff before the tournament."),
+    )
+    judges = models.ManyToManyField(Player, verbose_name=_("judges"), blank=True, related_name="judged_tournaments")
+
+    # Riichi mahjong (rules/mahjong.md)
+    hanchans = models.PositiveSmallIntegerField(_("hanchans"), null=True, blank=True)
+    participants = models.PositiveIntegerField(
+        _("participants (N)"), null=True, blank=True, help_text=_("Everyone who played, substitutes included.")
+    )
+    accredited = models.BooleanField(_("accredited"), default=False)
+    accredited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("accredited by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    accredited_at = models.DateTimeField(_("accredited at"), null=True, blank=True)
+    is_open = models.BooleanField(
+        _("open"), default=False, help_text=_("At least half of the seats open to anyone, directly or by qualification.")
+    )
+    ema = models.BooleanField(_("EMA tournament"), default=False)
+    online = models.BooleanField(_("online"), default=False)
+    online_platform = models.CharField(_("online platform"), max_length=50, blank=True)
+    rank_restricted = models.BooleanField(_("rank-restricted"), default=False)
+
+    # Go (rules/go.md)
+    go_system = models.CharField(_("Go system"), max_length=10, choices=GoSystem.choices, blank=True)
+    rounds = models.PositiveSmallIntegerField(_("rounds"), null=True, blank=True)
+    half_stone = models.BooleanField(_("half-stone step"), default=False)
+    acceleration = models.BooleanField(_("acceleration"), default=False)
+    draws_allowed = models.BooleanField(_("draws allowed"), default=False)
+
+    history = HistoricalRecords(excluded_fields=["judges"])
+
+    class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        ordering = ["-end_date", "name"]
+        indexes = [models.Index(fields=["discipline", "-end_date"], name="tournament_disc_date_idx")]
+        permissions = [
+            ("approve_tournament", _("Can approve tournaments")),
+            ("accredit_tournament", _("Can accredit tournaments")),
+            ("set_high_coefficient", _("Can set a coefficient K above 2")),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(end_date__gte=models.F("start_date")), name="tournament_end_not_before_start"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.end_date:%Y-%m-%d})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournaments:tournament_detail", args=[self.pk])
+
+    @property
+    def is_cut_off(self) -> bool:
+        return self.stages.exists()
+
+
+class Stage(models.Model):
+    """A stage of a mahjong tournament with cut-offs: its hanchans and how many players it starts with."""
+
+    tournament = models.ForeignKey(Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="stages")
+    number = models.PositiveSmallIntegerField(_("stage"), validators=[MinValueValidator(1)])
+    hanchans = models.PositiveSmallIntegerField(_("hanchans"), validators=[MinValueValidator(1)])
+    players = models.PositiveIntegerField(_("players"), validators=[MinValueValidator(1)])
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("stage")
+        verbose_name_plural = _("stages")
+        ordering = ["tournament", "number"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="stage_unique_number")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament.name}: {self.number}"
+
+
+class Result(models.Model):
+    """One participant's final place. A participant without a profile is kept by name (they count in N)."""
+
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="results"
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.PROTECT, null=True, blank=True, related_name="results"
+    )
+    participant_name = models.CharField(
+        _("participant without a profile"), max_length=200, blank=True
+    )
+    place = models.PositiveIntegerField(_("place"), validators=[MinValueValidator(1)])
+    hanchans_played = models.PositiveSmallIntegerField(_("hanchans played"), null=True, blank=True)
+    substitute = models.BooleanField(_("substitute"), default=False)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("result")
+        verbose_name_plural = _("results")
+        ordering = ["tournament", "place", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"], condition=models.Q(player__isnull=False), name="result_unique_player"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(player__isnull=False) | ~models.Q(participant_name=""),
+                name="result_player_or_name",
+            ),
+        ]
+        indexes = [models.Index(fields=["player", "tournament"], name="result_player_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.place}. {self.name}"
+
+    @property
+    def name(self) -> str:
+        return self.player.full_name if self.player_id else self.participant_name

@@ -1,0 +1,44 @@
+from django.db.models import Count, IntegerField, OuterRef, Subquery
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+from django_tables2 import RequestConfig
+from django_tables2.export import TableExport
+
+from federation.selectors import public_tournaments
+from tournaments.filters import TournamentFilter
+from tournaments.models import Result
+from tournaments.tables import ResultTable, TournamentTable
+
+PER_PAGE = 50
+
+
+def _with_result_count(queryset):
+    counted = Result.objects.filter(tournament=OuterRef("pk")).order_by().values("tournament").annotate(n=Count("pk")).values("n")
+    return queryset.annotate(result_count=Subquery(counted, output_field=IntegerField()))
+
+
+@require_GET
+def tournament_list(request):
+    tournament_filter = TournamentFilter(request.GET, queryset=_with_result_count(public_tournaments()))
+    table = TournamentTable(tournament_filter.qs)
+    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    export_format = request.GET.get("_export")
+    if TableExport.is_valid_format(export_format):
+        return TableExport(export_format, table).response(f"tournaments.{export_format}")
+    return render(request, "tournaments/tournament_list.html", {"filter": tournament_filter, "table": table})
+
+
+@require_GET
+def tournament_detail(request, pk: int):
+    tournament = get_object_or_404(public_tournaments(), pk=pk)
+    results = Result.objects.filter(tournament=tournament).select_related("player__club")
+    table = ResultTable(results, exclude=() if tournament.discipline == "mahjong" else ("hanchans_played", "substitute"))
+    RequestConfig(request, paginate={"per_page": 100}).configure(table)
+    export_format = request.GET.get("_export")
+    if TableExport.is_valid_format(export_format):
+        return TableExport(export_format, table).response(f"tournament-{tournament.pk}.{export_format}")
+    return render(
+        request,
+        "tournaments/tournament_detail.html",
+        {"tournament": tournament, "table": table, "stages": tournament.stages.all()},
+    )
