@@ -12,5 +12,7 @@ def language_links(request):
         url = translate_url(request.path, code)
         if query:
             url = f"{url}?{query}"
-        links.append({"code": code, "label": "Русский" if code == "ru" else "English", "url": url, "current": code == current})
+        links.append(
+            {"code": code, "label": "Русский" if code == "ru" else "English", "url": url, "current": code == current}
+        )
     return {"language_links": links}

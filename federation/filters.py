@@ -7,13 +7,21 @@ from federation.selectors import player_search
 
 
 def _cities():
-    return Player.objects.filter(is_bot=False).exclude(city="").order_by("city").values_list("city", flat=True).distinct()
+    return (
+        Player.objects.filter(is_bot=False).exclude(city="").order_by("city").values_list("city", flat=True).distinct()
+    )
 
 
 class PlayerFilter(django_filters.FilterSet):
-    q = django_filters.CharFilter(label=_("Name"), method="search", widget=forms.TextInput(attrs={"placeholder": _("Surname or name, either alphabet"), "type": "search"}))
+    q = django_filters.CharFilter(
+        label=_("Name"),
+        method="search",
+        widget=forms.TextInput(attrs={"placeholder": _("Surname or name, either alphabet"), "type": "search"}),
+    )
     city = django_filters.ChoiceFilter(label=_("City"), choices=[], empty_label=_("All cities"))
-    club = django_filters.ModelChoiceFilter(label=_("Club"), queryset=Club.objects.order_by("name"), empty_label=_("All clubs"))
+    club = django_filters.ModelChoiceFilter(
+        label=_("Club"), queryset=Club.objects.order_by("name"), empty_label=_("All clubs")
+    )
     country = django_filters.ChoiceFilter(label=_("Country"), choices=[], empty_label=_("All countries"))
 
     class Meta:

@@ -92,12 +92,8 @@ class Player(models.Model):
             models.Index(Upper("last_name"), name="player_upper_last_idx"),
         ]
         constraints = [
-            models.UniqueConstraint(
-                fields=["ema_id"], condition=~models.Q(ema_id=""), name="player_unique_ema_id"
-            ),
-            models.UniqueConstraint(
-                fields=["egd_pin"], condition=~models.Q(egd_pin=""), name="player_unique_egd_pin"
-            ),
+            models.UniqueConstraint(fields=["ema_id"], condition=~models.Q(ema_id=""), name="player_unique_ema_id"),
+            models.UniqueConstraint(fields=["egd_pin"], condition=~models.Q(egd_pin=""), name="player_unique_egd_pin"),
             models.CheckConstraint(
                 condition=models.Q(is_bot=True) | models.Q(bot_level__isnull=True), name="player_bot_level_only_bots"
             ),
@@ -115,6 +111,9 @@ class Player(models.Model):
             kwargs["update_fields"] = [*update_fields, "search_name"]
         super().save(*args, **kwargs)
 
+    def get_absolute_url(self) -> str:
+        return reverse("federation:player_detail", args=[self.pk])
+
     @property
     def full_name(self) -> str:
         return " ".join(part for part in (self.last_name, self.first_name) if part)
@@ -128,6 +127,3 @@ class Player(models.Model):
         if language.startswith("en") and self.last_name_latin:
             return self.full_name_latin
         return self.full_name
-
-    def get_absolute_url(self) -> str:
-        return reverse("federation:player_detail", args=[self.pk])

@@ -22,7 +22,9 @@ def _approved_result_count():
 
 def player_list(*, search: str = "") -> QuerySet[Player]:
     """Players (no bots) with the number of approved tournaments each played, for the public list."""
-    players = Player.objects.filter(is_bot=False).select_related("club").annotate(tournament_count=_approved_result_count())
+    players = (
+        Player.objects.filter(is_bot=False).select_related("club").annotate(tournament_count=_approved_result_count())
+    )
     return player_search(queryset=players, search=search)
 
 

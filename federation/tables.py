@@ -30,7 +30,11 @@ class PlayerTable(tables.Table):
 
 class PlayerResultTable(tables.Table):
     date = tables.DateColumn(verbose_name=_("Date"), accessor="tournament__end_date", format="Y-m-d")
-    tournament = tables.Column(verbose_name=_("Tournament"), accessor="tournament__name", linkify=lambda record: record.tournament.get_absolute_url())
+    tournament = tables.Column(
+        verbose_name=_("Tournament"),
+        accessor="tournament__name",
+        linkify=lambda record: record.tournament.get_absolute_url(),
+    )
     discipline = tables.Column(verbose_name=_("Discipline"), accessor="tournament__discipline")
     city = tables.Column(verbose_name=_("City"), accessor="tournament__city")
     place = tables.Column(verbose_name=_("Place"), attrs={"td": {"class": "text-end"}})

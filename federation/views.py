@@ -19,7 +19,9 @@ def home(request):
     counts = dict(
         public_tournaments().order_by().values_list("discipline").annotate(n=Count("pk")).values_list("discipline", "n")
     )
-    disciplines = [{"value": value, "label": label, "count": counts.get(value, 0)} for value, label in Discipline.choices]
+    disciplines = [
+        {"value": value, "label": label, "count": counts.get(value, 0)} for value, label in Discipline.choices
+    ]
     latest = public_tournaments().order_by("-end_date", "name")[:10]
     stats = Player.objects.aggregate(players=Count("pk", filter=Q(is_bot=False)))
     return render(request, "federation/home.html", {"disciplines": disciplines, "latest": latest, "stats": stats})

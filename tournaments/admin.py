@@ -9,15 +9,19 @@ from simple_history.admin import SimpleHistoryAdmin
 from tournaments import services
 from tournaments.models import ORGANISER_MAX_K, Result, Stage, Tournament, TournamentStatus
 
-STAFF_ONLY_FIELDS = ["status", "submitted_at", "approved_at", "approved_by", "accredited", "accredited_by", "accredited_at"]
+STAFF_ONLY_FIELDS = [
+    "status",
+    "submitted_at",
+    "approved_at",
+    "approved_by",
+    "accredited",
+    "accredited_by",
+    "accredited_at",
+]
 
 
 class TournamentAdminForm(forms.ModelForm):
     """Guards the coefficient: organisers choose K of 1 or 2, and once results are in only staff change K."""
-
-    class Meta:
-        model = Tournament
-        fields = "__all__"
 
     def clean(self):
         cleaned = super().clean()
@@ -30,12 +34,7 @@ class TournamentAdminForm(forms.ModelForm):
                 _("Only federation staff may set K above %(max)s; ask them before the tournament starts.")
                 % {"max": ORGANISER_MAX_K},
             )
-        if (
-            self.instance.pk
-            and "k" in self.changed_data
-            and not can_high
-            and self.instance.results.exists()
-        ):
+        if self.instance.pk and "k" in self.changed_data and not can_high and self.instance.results.exists():
             self.add_error("k", _("Results are entered: only federation staff may change K now."))
         start, end = cleaned.get("start_date"), cleaned.get("end_date")
         if start and end and end < start:
@@ -130,7 +129,10 @@ class TournamentAdmin(SimpleHistoryAdmin):
         ),
         (
             _("Go"),
-            {"fields": [("go_system", "rounds"), ("half_stone", "acceleration", "draws_allowed")], "classes": ["collapse"]},
+            {
+                "fields": [("go_system", "rounds"), ("half_stone", "acceleration", "draws_allowed")],
+                "classes": ["collapse"],
+            },
         ),
     ]
 
@@ -143,8 +145,10 @@ class TournamentAdmin(SimpleHistoryAdmin):
         readonly = list(STAFF_ONLY_FIELDS)
         if not request.user.has_perm("tournaments.approve_tournament"):
             readonly.append("organiser")
-        if obj is not None and obj.status == TournamentStatus.APPROVED and not request.user.has_perm(
-            "tournaments.approve_tournament"
+        if (
+            obj is not None
+            and obj.status == TournamentStatus.APPROVED
+            and not request.user.has_perm("tournaments.approve_tournament")
         ):
             return [f.name for f in Tournament._meta.fields] + ["judges"]
         return readonly
@@ -190,7 +194,9 @@ class TournamentAdmin(SimpleHistoryAdmin):
 
     @admin.display(description=_("Import"))
     def import_link(self, obj):
-        return format_html('<a href="{}">{}</a>', reverse("admin:tournaments_tournament_import", args=[obj.pk]), _("Import results"))
+        return format_html(
+            '<a href="{}">{}</a>', reverse("admin:tournaments_tournament_import", args=[obj.pk]), _("Import results")
+        )
 
     def _run(self, request, queryset, service, done_message, **kwargs):
         done = 0

@@ -5,8 +5,12 @@ from tournaments.models import Discipline, Tournament
 
 
 class TournamentFilter(django_filters.FilterSet):
-    discipline = django_filters.ChoiceFilter(label=_("Discipline"), choices=Discipline.choices, empty_label=_("All disciplines"))
-    year = django_filters.ChoiceFilter(label=_("Year"), field_name="end_date__year", choices=[], empty_label=_("All years"))
+    discipline = django_filters.ChoiceFilter(
+        label=_("Discipline"), choices=Discipline.choices, empty_label=_("All disciplines")
+    )
+    year = django_filters.ChoiceFilter(
+        label=_("Year"), field_name="end_date__year", choices=[], empty_label=_("All years")
+    )
     name = django_filters.CharFilter(label=_("Name"), lookup_expr="icontains")
 
     class Meta:

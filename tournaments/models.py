@@ -103,7 +103,9 @@ class Tournament(models.Model):
     )
     accredited_at = models.DateTimeField(_("accredited at"), null=True, blank=True)
     is_open = models.BooleanField(
-        _("open"), default=False, help_text=_("At least half of the seats open to anyone, directly or by qualification.")
+        _("open"),
+        default=False,
+        help_text=_("At least half of the seats open to anyone, directly or by qualification."),
     )
     ema = models.BooleanField(_("EMA tournament"), default=False)
     online = models.BooleanField(_("online"), default=False)
@@ -149,7 +151,9 @@ class Tournament(models.Model):
 class Stage(models.Model):
     """A stage of a mahjong tournament with cut-offs: its hanchans and how many players it starts with."""
 
-    tournament = models.ForeignKey(Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="stages")
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="stages"
+    )
     number = models.PositiveSmallIntegerField(_("stage"), validators=[MinValueValidator(1)])
     hanchans = models.PositiveSmallIntegerField(_("hanchans"), validators=[MinValueValidator(1)])
     players = models.PositiveIntegerField(_("players"), validators=[MinValueValidator(1)])
@@ -175,9 +179,7 @@ class Result(models.Model):
     player = models.ForeignKey(
         Player, verbose_name=_("player"), on_delete=models.PROTECT, null=True, blank=True, related_name="results"
     )
-    participant_name = models.CharField(
-        _("participant without a profile"), max_length=200, blank=True
-    )
+    participant_name = models.CharField(_("participant without a profile"), max_length=200, blank=True)
     place = models.PositiveIntegerField(_("place"), validators=[MinValueValidator(1)])
     hanchans_played = models.PositiveSmallIntegerField(_("hanchans played"), null=True, blank=True)
     substitute = models.BooleanField(_("substitute"), default=False)

@@ -71,9 +71,7 @@ def tournament_result_problems(*, tournament: Tournament, places: Iterable[int] 
             )
         missing = sorted(set(range(1, count + 1)) - set(places))
         if missing and not too_large:
-            problems.append(
-                _("Places have gaps: missing %(places)s.") % {"places": ", ".join(map(str, missing[:10]))}
-            )
+            problems.append(_("Places have gaps: missing %(places)s.") % {"places": ", ".join(map(str, missing[:10]))})
     return problems
 
 

@@ -13,7 +13,13 @@ PER_PAGE = 50
 
 
 def _with_result_count(queryset):
-    counted = Result.objects.filter(tournament=OuterRef("pk")).order_by().values("tournament").annotate(n=Count("pk")).values("n")
+    counted = (
+        Result.objects.filter(tournament=OuterRef("pk"))
+        .order_by()
+        .values("tournament")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
     return queryset.annotate(result_count=Subquery(counted, output_field=IntegerField()))
 
 
@@ -32,7 +38,9 @@ def tournament_list(request):
 def tournament_detail(request, pk: int):
     tournament = get_object_or_404(public_tournaments(), pk=pk)
     results = Result.objects.filter(tournament=tournament).select_related("player__club")
-    table = ResultTable(results, exclude=() if tournament.discipline == "mahjong" else ("hanchans_played", "substitute"))
+    table = ResultTable(
+        results, exclude=() if tournament.discipline == "mahjong" else ("hanchans_played", "substitute")
+    )
     RequestConfig(request, paginate={"per_page": 100}).configure(table)
     export_format = request.GET.get("_export")
     if TableExport.is_valid_format(export_format):

@@ -44,7 +44,7 @@ from typing import Any
 
 from dateutil.relativedelta import relativedelta
 
-from ratings.engines.common import EngineError, Explanation
+from ratings.engines.common import EngineError, Explanation, round_half_away
 
 CENT = 100
 """W and deltas are integers in hundredths."""
@@ -697,13 +697,6 @@ class RatingList:
     """Rated players with results who have too few tournaments to be listed, with their n."""
 
 
-@dataclass
-class _Work:
-    """A player's scores while the list is being built."""
-
-    scores: list[Score] = field(default_factory=list)
-
-
 def _fmt(value: float, digits: int = 2) -> str:
     """A number as the explanations show it: a space between thousands, ``digits`` decimals (4 521.30)."""
     return f"{value:,.{digits}f}".replace(",", " ")
@@ -721,25 +714,28 @@ def _round2(value: Fraction) -> float:
     return math.floor(value * CENT + Fraction(1, 2)) / CENT
 
 
-def _preference(score: Score) -> tuple[int, int, str]:
-    """Order among equally good tournaments: larger delta, later end, smaller id (see the module's decisions)."""
-    return (-score.delta_cents, -score.end_date.toordinal(), score.tournament)
+_Raw = tuple[int, int, str, date, int, int, int, int, int]
+"""A player's result while the list is built: (-delta, -end ordinal, tournament, end, place, N, hanchans, W, A).
+
+Sorting these tuples gives the order among equally good tournaments: larger delta, later end, smaller id (see the
+module's decisions). Plain tuples, because a list of 5 000 players builds tens of thousands of them.
+"""
 
 
 def _player_entry(
     player: str,
     name: str,
-    scores: list[Score],
+    raws: list[_Raw],
     maxk: tuple[MaxK, ...],
     maxk_units: int,
     settings: ListSettings,
-) -> tuple[Fraction, Fraction, Fraction, Entry]:
-    """Parts A and B and the rating of one player (rank filled in later)."""
-    scores = sorted(scores, key=_preference)
-    n = len(scores)
+) -> tuple[Fraction, dict[str, Any]]:
+    """The rating of one player and the fields of the :class:`Entry` but its rank, filled in once all are ranked."""
+    raws.sort()
+    n = len(raws)
     k = part_a_size(n)
-    deltas = [score.delta_cents for score in scores]
-    weights = [score.w_cents * score.a_bp for score in scores]
+    deltas = [-raw[0] for raw in raws]
+    weights = [raw[7] * raw[8] for raw in raws]
 
     # `rules/mahjong.md`, "Part A": part_A = sum(W_i R_i A_i) / sum(W_i A_i) over the best k; with n <= 5 every
     # missing tournament adds 0 to the numerator and 1 to the denominator.
@@ -757,19 +753,34 @@ def _player_entry(
     # `rules/mahjong.md`, "Result": rating = 0.5 part_A + 0.5 part_B, rounded to 2 decimals.
     rating = (part_a + part_b) / 2
 
-    final_scores = tuple(
-        sorted(
-            (replace(score, in_part_a=i in chosen_a, in_part_b=i in chosen_b) for i, score in enumerate(scores)),
-            key=lambda score: (-score.end_date.toordinal(), score.tournament),
+    scores = [
+        Score(
+            tournament=tid,
+            end_date=end,
+            place=place,
+            players=players,
+            hanchans=hanchans,
+            w=w / CENT,
+            r=base_rank(players, place),
+            a=a / A_FULL,
+            delta=-minus_delta / CENT,
+            wa=w * a / WA_UNIT,
+            in_part_a=i in chosen_a,
+            in_part_b=i in chosen_b,
+            w_cents=w,
+            a_bp=a,
+            delta_cents=-minus_delta,
         )
-    )
+        for i, (minus_delta, _, tid, end, place, players, hanchans, w, a) in enumerate(raws)
+    ]
     a_ids = tuple(scores[i].tournament for i in sorted(chosen_a))
     b_ids = tuple(scores[i].tournament for i in sorted(chosen_b))
+    scores.sort(key=lambda score: (-score.end_date.toordinal(), score.tournament))
+    final_scores = tuple(scores)
     explanation = _explain(
         final_scores, k, missing, sum_delta_a, sum_wa, part_a, sum_delta_b, maxk, maxk_units, part_b, rating, settings
     )
-    entry = Entry(
-        rank=0,
+    return rating, dict(
         player=player,
         name=name,
         rating=_round2(rating),
@@ -783,7 +794,6 @@ def _player_entry(
         part_b_tournaments=b_ids,
         explanation=explanation,
     )
-    return rating, part_a, part_b, entry
 
 
 def _explain(
@@ -820,10 +830,12 @@ def _explain(
     numbers_a = f"{_fmt(sum_delta_a / CENT)} / {_fmt_units(sum_wa, WA_UNIT)} = {_fmt(_round2(part_a))}"
     en.append(f"part A (best {k} of {n}{padding_en}) = (Σ W·R·A) / (Σ W·A) = {numbers_a}")
     ru.append(f"часть A (лучшие {k} из {n}{padding_ru}) = (Σ W·R·A) / (Σ W·A) = {numbers_a}")
-    maxk_text = " + ".join(_fmt_units(item.wa_units, WA_UNIT) for item in maxk)
     count = settings.part_b_count
+    maxk_text = " + ".join(_fmt_units(item.wa_units, WA_UNIT) for item in maxk)
+    best = sorted((score.delta_cents for score in scores if score.in_part_b), reverse=True)
+    best_text = " + ".join([*(_fmt(delta / CENT) for delta in best), *("0" for _ in range(count - len(best)))])
     numbers_b = (
-        f"{_fmt(sum_delta_b / CENT)} / ({maxk_text}) = {_fmt(sum_delta_b / CENT)} / {_fmt_units(maxk_units, WA_UNIT)}"
+        f"({best_text}) / ({maxk_text}) = {_fmt(sum_delta_b / CENT)} / {_fmt_units(maxk_units, WA_UNIT)}"
         f" = {_fmt(_round2(part_b))}"
     )
     en.append(f"part B = (the {count} largest W·R·A) / (MAXK1 + … + MAXK{count}) = {numbers_b}")
@@ -863,7 +875,7 @@ def compute_list(
     excluded: list[Exclusion] = []
     counted: list[str] = []
     maxk_candidates: list[tuple[int, int, str, int, int]] = []
-    work: dict[str, list[Score]] = {}
+    work: dict[str, list[_Raw]] = {}
     for tournament in tournaments:
         reasons = list(eligibility(tournament, settings, countries))
         a = age_bp(tournament.end_date, as_of)
@@ -886,22 +898,16 @@ def compute_list(
             w = coefficients.w_cents(hanchans if tournament.is_cutoff else None)
             d = delta_cents(w, tournament.players, result.place, a)
             work.setdefault(player, []).append(
-                Score(
-                    tournament=tournament.id,
-                    end_date=tournament.end_date,
-                    place=result.place,
-                    players=tournament.players,
-                    hanchans=hanchans,
-                    w=w / CENT,
-                    r=base_rank(tournament.players, result.place),
-                    a=a / A_FULL,
-                    delta=d / CENT,
-                    wa=w * a / WA_UNIT,
-                    in_part_a=False,
-                    in_part_b=False,
-                    w_cents=w,
-                    a_bp=a,
-                    delta_cents=d,
+                (
+                    -d,
+                    -tournament.end_date.toordinal(),
+                    tournament.id,
+                    tournament.end_date,
+                    result.place,
+                    tournament.players,
+                    hanchans,
+                    w,
+                    a,
                 )
             )
         if rated:
@@ -916,17 +922,18 @@ def compute_list(
     maxk_tuple = tuple(maxk)
     maxk_units = sum(item.wa_units for item in maxk_tuple)
 
-    ranked: list[tuple[Fraction, str, str, Entry]] = []
+    ranked: list[tuple[Fraction, str, str, dict[str, Any]]] = []
     unlisted: list[tuple[str, int]] = []
-    for player, scores in work.items():
-        if len(scores) < settings.min_tournaments:
-            unlisted.append((player, len(scores)))
+    for player, raws in work.items():
+        if len(raws) < settings.min_tournaments:
+            unlisted.append((player, len(raws)))
             continue
         name = names.get(player, player)
-        rating, _, _, entry = _player_entry(player, name, scores, maxk_tuple, maxk_units, settings)
-        ranked.append((-rating, name, player, entry))
+        rating, entry_fields = _player_entry(player, name, raws, maxk_tuple, maxk_units, settings)
+        ranked.append((-rating, name, player, entry_fields))
+    # `rules/mahjong.md`, "Result": ranked by the unrounded rating, then by name.
     ranked.sort(key=lambda item: (item[0], item[1], item[2]))
-    entries = tuple(replace(item[3], rank=rank) for rank, item in enumerate(ranked, start=1))
+    entries = tuple(Entry(rank=rank, **item[3]) for rank, item in enumerate(ranked, start=1))
     return RatingList(
         code=settings.code,
         as_of=as_of,
@@ -1048,7 +1055,7 @@ def _score_dict(score: Score) -> dict[str, Any]:
         "players": score.players,
         "hanchans": score.hanchans,
         "w": score.w,
-        "r": round(score.r, 2),
+        "r": round_half_away(score.r, 2),
         "a": score.a_percent,
         "delta": score.delta,
         "part_a": score.in_part_a,

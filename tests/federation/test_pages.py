@@ -21,7 +21,9 @@ def _queries(client, url):
 
 def _field(n_players, n_tournaments=3):
     club = ClubFactory(name="Дракон", city="Казань")
-    players = [PlayerFactory(city="Казань" if i % 2 else "Москва", club=club if i % 3 == 0 else None) for i in range(n_players)]
+    players = [
+        PlayerFactory(city="Казань" if i % 2 else "Москва", club=club if i % 3 == 0 else None) for i in range(n_players)
+    ]
     for t in range(n_tournaments):
         tournament = TournamentFactory(start_date=datetime.date(2025, 1, 1) + datetime.timedelta(days=7 * t))
         for place, player in enumerate(players, start=1):
@@ -67,7 +69,9 @@ def test_players_list_filters_sort_and_pages(client):
     _field(60, n_tournaments=1)
     kazan = client.get("/players/", {"city": "Казань"}).content.decode()
     assert "30 игроков" in kazan or "30 игрок" in kazan
-    club = client.get("/players/", {"club": PlayerFactory._meta.model.objects.filter(club__isnull=False).first().club_id})
+    club = client.get(
+        "/players/", {"club": PlayerFactory._meta.model.objects.filter(club__isnull=False).first().club_id}
+    )
     assert club.status_code == 200
     assert "Дракон" in club.content.decode()
     page2 = client.get("/players/", {"page": 2, "sort": "-name"})

@@ -240,5 +240,7 @@ def test_organiser_cannot_merge_players(client):
     client.force_login(organiser())
     response = client.get("/admin/federation/player/")
     assert "merge_players" not in response.content.decode()
-    client.post("/admin/federation/player/", {"action": "merge_players", "_selected_action": [a.pk, b.pk], "keep": a.pk})
+    client.post(
+        "/admin/federation/player/", {"action": "merge_players", "_selected_action": [a.pk, b.pk], "keep": a.pk}
+    )
     assert type(a).objects.count() == 2

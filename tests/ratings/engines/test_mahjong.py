@@ -360,11 +360,9 @@ def test_part_b_with_fewer_than_four_tournaments_counts_missing_maxk_as_one():
 def test_maxk_ignores_tournaments_without_a_rated_player():
     big = make("big", players=200, hanchans=30, results=(Result("fr", 1), Result(None, 2)))
     small = five_rr_tournaments(2)
-    result = compute_list(
-        settings=RR, as_of=AS_OF, tournaments=[big, *small], players=[Player("fr", "FR")]
-    )
+    result = compute_list(settings=RR, as_of=AS_OF, tournaments=[big, *small], players=[Player("fr", "FR")])
     assert "big" in result.counted
-    assert [item.tournament for item in result.maxk] == ["t0", "t1", None, None]
+    assert [item.tournament for item in result.maxk] == ["t1", "t0", None, None]  # equal W·A: the later first
 
 
 def test_maxk_takes_a_cutoff_tournament_once_with_its_finalists_w():
@@ -373,7 +371,12 @@ def test_maxk_takes_a_cutoff_tournament_once_with_its_finalists_w():
         stages=(Stage(10), Stage(10, 8)), results=(Result("p", 9, 10),),
     )  # fmt: skip
     result = compute_list(settings=RR, as_of=AS_OF, tournaments=[cut, *five_rr_tournaments(1)])
-    assert [(item.tournament, item.w) for item in result.maxk] == [("cut", 3.18), ("t0", 2.40), (None, 1.0), (None, 1.0)]
+    assert [(item.tournament, item.w) for item in result.maxk] == [
+        ("cut", 3.18),
+        ("t0", 2.40),
+        (None, 1.0),
+        (None, 1.0),
+    ]
     score = next(score for score in result.entries[0].scores if score.tournament == "cut")
     assert score.w == 2.73  # out after stage 1
 
@@ -449,6 +452,10 @@ def test_rate_document_end_to_end():
     }  # fmt: skip
     explanation = out["list"][0]["explanation"]
     assert "4 223.98 / 7.85704 = 537.60" in explanation["en"]
+    assert (
+        "(2 600.00 + 1 623.98 + 0.00 + 0) / (2.60 + 2.05704 + 1.20 + 1.00) = 4 223.98 / 6.85704 = 616.01"
+        in (explanation["en"])
+    )
     assert "часть A" in explanation["ru"]
 
 
@@ -676,11 +683,11 @@ def test_settings_from_params_changes_thresholds_and_country():
 
 
 def test_settings_from_params_rejects_unknown_keys_and_bad_values():
-    with pytest.raises(EngineError, match="^colour:"):
+    with pytest.raises(EngineError, match=r"^colour:"):
         list_settings_from_params({"colour": "red"})
-    with pytest.raises(EngineError, match="^min_players:"):
+    with pytest.raises(EngineError, match=r"^min_players:"):
         list_settings_from_params({"min_players": "many"})
-    with pytest.raises(EngineError, match="^rank_restricted_from:"):
+    with pytest.raises(EngineError, match=r"^rank_restricted_from:"):
         list_settings_from_params({"rank_restricted_from": "soon"}, preset="online")
 
 
@@ -767,7 +774,9 @@ def test_bad_hanchans_not_the_sum_of_the_stages():
 
 def test_bad_system_flag_and_missing_fields():
     assert bad(lambda doc: doc.update(system="mahjong-xx")).startswith("system:")
-    assert bad(lambda doc: doc["tournaments"][0].update(open="yes")) == "tournaments[0].open: 'yes' is not true or false"
+    assert (
+        bad(lambda doc: doc["tournaments"][0].update(open="yes")) == "tournaments[0].open: 'yes' is not true or false"
+    )
     assert bad(lambda doc: doc["tournaments"][2].pop("players")) == "tournaments[2].players: missing"
     assert bad(lambda doc: doc["tournaments"][2].pop("hanchans")) == "tournaments[2].hanchans: missing"
     assert bad(lambda doc: doc.pop("tournaments")) == "tournaments: missing"
