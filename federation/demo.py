@@ -144,14 +144,32 @@ FOREIGN_PLAYERS = [
     ("Мюллер", "Анна", "Müller", "Anna", "DE", "Мюнхен"),
 ]
 # Guests abroad who have no profile with us.
-FOREIGN_GUEST_SURNAMES = "Weber Meyer Wagner Becker Jansen de Vries Bakker Martin Bernard Rossi Ferrari Kowalski Dvořák".split()
+FOREIGN_GUEST_SURNAMES = (
+    "Weber Meyer Wagner Becker Jansen de Vries Bakker Martin Bernard Rossi Ferrari Kowalski Dvořák".split()
+)
 FOREIGN_GUEST_NAMES = "Lukas Jonas Anna Sophie Daan Emma Louis Camille Luca Giulia Piotr Ola Tereza".split()
 EMA_ABROAD = [("DE", "Берлин", "Berlin"), ("NL", "Амстердам", "Amsterdam"), ("DK", "Копенгаген", "Copenhagen"),
               ("FR", "Париж", "Paris"), ("CZ", "Прага", "Prague"), ("PL", "Варшава", "Warsaw")]  # fmt: skip
 
 CLUB_NAMES = {
-    Discipline.CARD_GAMES: ["Берсерк-Арена", "Колода", "Игротека", "Мир Берсерка", "Оракул", "Гильдия", "Карточный дом"],
-    Discipline.MAHJONG: ["Хаку", "Риичи", "Белый дракон", "Восточный ветер", "Тэнпай", "Бамбуковый лес", "Маджонг-клуб"],
+    Discipline.CARD_GAMES: [
+        "Берсерк-Арена",
+        "Колода",
+        "Игротека",
+        "Мир Берсерка",
+        "Оракул",
+        "Гильдия",
+        "Карточный дом",
+    ],
+    Discipline.MAHJONG: [
+        "Хаку",
+        "Риичи",
+        "Белый дракон",
+        "Восточный ветер",
+        "Тэнпай",
+        "Бамбуковый лес",
+        "Маджонг-клуб",
+    ],
     Discipline.GO: ["Тэнгэн", "Хоси", "Белый камень", "Ко", "Дзосэки", "Го-клуб", "Сэнтэ"],
     Discipline.PREFERANS: ["Пуля", "Сочинка", "Мизер", "Распасы", "Вист"],
 }
@@ -434,7 +452,9 @@ class _Generator:
         drafts: list[_Draft] = []
         formats = [CardFormat.CONSTRUCTED, CardFormat.LIMITED, CardFormat.SEALED, CardFormat.DRAFT]
         for saturday in self._weekends():
-            if saturday.month == 11 and 8 <= saturday.day <= 14:  # the national championship, second weekend of November
+            if (
+                saturday.month == 11 and 8 <= saturday.day <= 14
+            ):  # the national championship, second weekend of November
                 drafts.append(self._card_tournament(pool, saturday, "Москва", CardFormat.COMBINED, 16, size=40, days=2))
                 continue
             events = 1 if rng.random() < 0.85 else 0
@@ -445,7 +465,9 @@ class _Generator:
                 day = saturday + datetime.timedelta(days=rng.choice([0, 0, 1]))
                 if day > self.today:
                     day = saturday
-                drafts.append(self._card_tournament(pool, day, self._city(), rng.choices(formats, [45, 20, 20, 15])[0], k, size))
+                drafts.append(
+                    self._card_tournament(pool, day, self._city(), rng.choices(formats, [45, 20, 20, 15])[0], k, size)
+                )
         self.say(f"Card games: {len(drafts)} tournaments, {sum(len(d.rows) for d in drafts)} results.")
         return drafts
 
@@ -660,8 +682,12 @@ class _Generator:
             for place, (person, name, substitute, hanchans) in enumerate(draft.rows, start=1):
                 results.append(
                     Result(
-                        tournament=t, player=person.player if person else None, participant_name=name, place=place,
-                        hanchans_played=hanchans, substitute=substitute,
+                        tournament=t,
+                        player=person.player if person else None,
+                        participant_name=name,
+                        place=place,
+                        hanchans_played=hanchans,
+                        substitute=substitute,
                     )  # fmt: skip
                 )
             for number, (hanchans, players) in enumerate(draft.stages, start=1):

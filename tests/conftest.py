@@ -1,6 +1,1 @@
-import pytest
-
-
-@pytest.fixture(autouse=True)
-def _media_and_language(settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path / "media"
+"""Shared test set-up. Engine tests (tests/ratings/engines, tests/tournaments/test_pairing*) need no Django."""

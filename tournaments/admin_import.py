@@ -22,8 +22,7 @@ from django.template.defaultfilters import filesizeformat
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from tournaments.importing import EXTENSIONS, ImportFileError, ImportReport, results_parse
 from tournaments.models import Discipline, Tournament, TournamentStatus
@@ -32,16 +31,8 @@ from tournaments.services import tournament_results_replace
 TEMPLATE = "admin/tournaments/tournament/import.html"
 RESULT_PERMISSIONS = ("tournaments.add_result", "tournaments.delete_result")
 
-EXAMPLE_CSV = (
-    "place;player_id;surname;name;participant;hanchans;substitute\n"
-    "1;12;;;;;\n"
-    "2;;Иванов;Иван;;;\n"
-    "3;;Smirnova;Anna;;;\n"
-    "4;;;;Пётр Гость;;\n"
-)
-EXAMPLE_MAHJONG_CSV = (
-    "место;фамилия;имя;ханчаны;замена\n1;Иванов;Иван;8;нет\n2;Smirnova;Anna;8;\n3;Петров;Пётр;4;да\n"
-)
+EXAMPLE_CSV = "place;player_id;surname;name;participant\n1;12;;;\n2;;Иванов;Иван;\n3;;Smirnova;Anna;\n4;;;;Пётр Гость\n"
+EXAMPLE_MAHJONG_CSV = "место;фамилия;имя;ханчаны;замена\n1;Иванов;Иван;8;нет\n2;Smirnova;Anna;8;\n3;Петров;Пётр;4;да\n"
 
 
 class UploadForm(forms.Form):
@@ -79,9 +70,7 @@ def import_results_view(model_admin):
         tournament = model_admin.get_object(request, str(pk))
         if tournament is None:
             raise Http404(_("No such tournament."))
-        if not model_admin.has_change_permission(request, tournament) or not request.user.has_perms(
-            RESULT_PERMISSIONS
-        ):
+        if not model_admin.has_change_permission(request, tournament) or not request.user.has_perms(RESULT_PERMISSIONS):
             raise PermissionDenied
         if request.GET.get("example") in ("cards", "mahjong"):
             return _example(request.GET["example"])
@@ -98,6 +87,7 @@ def import_results_view(model_admin):
             "max_bytes": settings.RESULT_IMPORT_MAX_BYTES,
             "form": UploadForm(),
         }
+        context["example"] = EXAMPLE_MAHJONG_CSV if context["is_mahjong"] else EXAMPLE_CSV
         if request.method != "POST":
             return TemplateResponse(request, TEMPLATE, context)
         if "confirm" in request.POST:

@@ -410,7 +410,7 @@ def results_parse(*, tournament: Tournament, content: bytes, filename: str) -> I
                     _("%(played)s is more than the tournament's %(hanchans)s hanchans.")
                     % {"played": row.hanchans_played, "hanchans": tournament.hanchans},
                 )
-    report.problems.sort(key=lambda problem: (problem.row or 0))
+    report.problems.sort(key=lambda problem: problem.row or 0)
     if not report.problems:
         # What would still stop the tournament from being submitted (K, hanchans not entered): a note, not a block.
         places = [row.place for row in report.rows if row.place is not None]

@@ -166,6 +166,11 @@ def deal_delta(rs: float, rt: float, vs: float, settings: PreferansSettings = DE
     return raw
 
 
+def expected_whists(rs: float, rt: float, settings: PreferansSettings = DEFAULT_SETTINGS) -> float:
+    """Vf, the whists a player rated ``rs`` is expected to score at a table rated ``rt`` (break-even of the deal)."""
+    return _formula(rs, rt, 0, settings)[1]
+
+
 def _formula(rs: float, rt: float, vs: float, settings: PreferansSettings) -> tuple[float, float, float, float]:
     # `rules/preferans.md`, "Formula for one player in one deal":
     #   Kv = 60 + (Rs - Rt)/X if Rs > Rt, else 60 + (Rt - Rs)/Y;  Vf = min((Rs - Rt)/Kv, 4)
@@ -589,6 +594,7 @@ __all__ = [
     "PlayerState",
     "PreferansSettings",
     "deal_delta",
+    "expected_whists",
     "league_for",
     "new_player",
     "rate_deal",

@@ -42,12 +42,6 @@ from ratings.engines.mahjong import (
 AS_OF = date(2025, 6, 1)
 
 
-@pytest.fixture(autouse=True)
-def _media_and_language():
-    """Stands in for ``tests/conftest.py``'s fixture of the same name, which needs Django's settings: an engine
-    test must run without them (``-p no:django``)."""
-
-
 def make(
     tid: str = "t",
     *,
