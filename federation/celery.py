@@ -13,3 +13,5 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings.local")
 app = Celery("federation")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+# Tasks of the packages inside apps (each a one-line call into its service).
+app.autodiscover_tasks(["ratings.gorbunov", "ratings.mahjong"])

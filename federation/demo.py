@@ -61,6 +61,10 @@ def transliterate(text: str) -> str:
     return "".join(out)
 
 
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
 def feminine_surname(surname: str) -> str:
     """The female form of a Russian surname: Иванов -> Иванова, Вишневский -> Вишневская, Шевченко stays."""
     if surname.endswith(("ов", "ев", "ёв", "ин", "ын")):
@@ -74,7 +78,7 @@ def feminine_surname(surname: str) -> str:
 
 # The most frequent Russian surnames first (the first 30 are drawn more often), a few Tatar ones for Kazan,
 # and some that do not change with gender.
-SURNAMES = """
+SURNAMES = _words("""
 Иванов Смирнов Кузнецов Попов Васильев Петров Соколов Михайлов Новиков Фёдоров Морозов Волков Алексеев Лебедев
 Семёнов Егоров Павлов Козлов Степанов Николаев Орлов Андреев Макаров Никитин Захаров Зайцев Соловьёв Борисов
 Яковлев Григорьев Романов Воробьёв Сергеев Кузьмин Фролов Александров Дмитриев Королёв Гусев Киселёв Ильин
@@ -92,19 +96,19 @@ SURNAMES = """
 Селезнёв Нечаев Седов Головин Терехов Шестаков Гордеев Зимин Широков Суворов Щукин Ёлкин Хабибуллин Сафин
 Валиев Шарипов Ахметов Зарипов Гарипов Вишневский Островский Покровский Новицкий Садовский Толстой Шевченко
 Бондаренко Ткаченко Коваленко Ким Черных Седых
-""".split()
+""")
 
-MALE_NAMES = """
+MALE_NAMES = _words("""
 Александр Дмитрий Сергей Андрей Алексей Максим Евгений Иван Михаил Артём Никита Владимир Павел Денис Роман Антон
 Илья Кирилл Николай Олег Игорь Константин Виктор Юрий Егор Тимур Глеб Вадим Григорий Станислав Фёдор Степан
 Ярослав Руслан Даниил Пётр Василий Леонид Георгий Матвей
-""".split()
+""")
 
-FEMALE_NAMES = """
+FEMALE_NAMES = _words("""
 Анна Елена Ольга Наталья Татьяна Мария Екатерина Ирина Светлана Юлия Анастасия Дарья Ксения Марина Александра
 Виктория Полина Алина Евгения Надежда Вера Людмила Софья Валерия Елизавета Кристина Алёна Галина Любовь Яна
 Ульяна Варвара Вероника Маргарита Диана Лариса
-""".split()
+""")
 
 CITIES = [
     ("Москва", 30),
@@ -144,10 +148,10 @@ FOREIGN_PLAYERS = [
     ("Мюллер", "Анна", "Müller", "Anna", "DE", "Мюнхен"),
 ]
 # Guests abroad who have no profile with us.
-FOREIGN_GUEST_SURNAMES = (
-    "Weber Meyer Wagner Becker Jansen de Vries Bakker Martin Bernard Rossi Ferrari Kowalski Dvořák".split()
+FOREIGN_GUEST_SURNAMES = _words(
+    "Weber Meyer Wagner Becker Jansen Smit Bakker Martin Bernard Rossi Ferrari Kowalski Dvořák"
 )
-FOREIGN_GUEST_NAMES = "Lukas Jonas Anna Sophie Daan Emma Louis Camille Luca Giulia Piotr Ola Tereza".split()
+FOREIGN_GUEST_NAMES = _words("Lukas Jonas Anna Sophie Daan Emma Louis Camille Luca Giulia Piotr Ola Tereza")
 EMA_ABROAD = [("DE", "Берлин", "Berlin"), ("NL", "Амстердам", "Amsterdam"), ("DK", "Копенгаген", "Copenhagen"),
               ("FR", "Париж", "Paris"), ("CZ", "Прага", "Prague"), ("PL", "Варшава", "Warsaw")]  # fmt: skip
 
@@ -397,8 +401,14 @@ class _Generator:
         bots = []
         for name, max_rating in BOT_LEVELS:
             level, _ = BotLevel.objects.get_or_create(name=name, defaults={"max_rating": max_rating})
-            bot = Player(last_name=f"Бот «{name}»", last_name_latin=f"Bot {transliterate(name)}", is_bot=True,
-                         bot_level=level, city="", country="RU")  # fmt: skip
+            bot = Player(
+                last_name=f"Бот «{name}»",
+                last_name_latin=f"Bot {transliterate(name)}",
+                is_bot=True,
+                bot_level=level,
+                city="",
+                country="RU",
+            )
             _fill_search_name(bot)
             bots.append(bot)
         Player.objects.bulk_create(bots)
@@ -407,7 +417,7 @@ class _Generator:
     # --- tournaments ---------------------------------------------------------------------------------------------
 
     def _pick(self, pool: list[_Person], count: int, city: str, local: float = 4.0) -> list[_Person]:
-        """``count`` distinct players, more likely the active ones and those living in ``city`` (Efraimidis-Spirakis)."""
+        """``count`` distinct players, the active and the local ones more likely (Efraimidis-Spirakis sampling)."""
         keyed = []
         for person in pool:
             weight = person.activity * (local if person.player.city == city else 1.0)
@@ -476,13 +486,18 @@ class _Generator:
         if k == 16:
             name = f"Чемпионат России по «Берсерку» {day.year}"
         else:
-            label = {1: "Еженедельный турнир", 2: "Клубный турнир", 4: "Пререлиз" if card_format != CardFormat.CONSTRUCTED
-                     else "Праздничный турнир", 8: "Региональный чемпионат"}[k]  # fmt: skip
+            high = "Праздничный турнир" if card_format == CardFormat.CONSTRUCTED else "Пререлиз"
+            label = {1: "Еженедельный турнир", 2: "Клубный турнир", 4: high, 8: "Региональный чемпионат"}[k]
             name = f"{label} «Берсерк» ({FORMAT_NAMES[card_format]}), {city}"
         tournament = Tournament(
-            discipline=Discipline.CARD_GAMES, name=name, start_date=start, end_date=day, city=city,
-            card_format=card_format, k=k,
-        )  # fmt: skip
+            discipline=Discipline.CARD_GAMES,
+            name=name,
+            start_date=start,
+            end_date=day,
+            city=city,
+            card_format=card_format,
+            k=k,
+        )
         people = self._pick(pool, min(size, len(pool)), city, local=2.0 if k >= 8 else 6.0)
         draft = _Draft(tournament, [(p, "", False, None) for p in self._ranked(people)])
         if k >= 4:  # from K = 4 on judges may not play (rules/gorbunov.md, "K")
@@ -519,10 +534,7 @@ class _Generator:
             (p, "", False, hanchans) for p in people[: size - substitutes]
         ]
         while len(rows) < size - substitutes:
-            if latin:
-                name = f"{rng.choice(FOREIGN_GUEST_SURNAMES)} {rng.choice(FOREIGN_GUEST_NAMES)}"
-            else:
-                name = self._guest()
+            name = f"{rng.choice(FOREIGN_GUEST_SURNAMES)} {rng.choice(FOREIGN_GUEST_NAMES)}" if latin else self._guest()
             rows.append((None, name, False, hanchans))
         for number in range(substitutes):
             rows.append((None, f"Запасной {number + 1}", True, hanchans))
@@ -539,10 +551,17 @@ class _Generator:
         days = 2 if hanchans >= 8 else 1
         ema = size >= 32 and hanchans >= 8 and rng.random() < 0.5
         tournament = Tournament(
-            discipline=Discipline.MAHJONG, name=f"Кубок «{rng.choice(MAHJONG_CUPS)}», {city}",
-            start_date=day - datetime.timedelta(days=days - 1), end_date=day, city=city, hanchans=hanchans,
-            participants=size, accredited=size >= 16 and rng.random() < 0.75, is_open=rng.random() < 0.8, ema=ema,
-        )  # fmt: skip
+            discipline=Discipline.MAHJONG,
+            name=f"Кубок «{rng.choice(MAHJONG_CUPS)}», {city}",
+            start_date=day - datetime.timedelta(days=days - 1),
+            end_date=day,
+            city=city,
+            hanchans=hanchans,
+            participants=size,
+            accredited=size >= 16 and rng.random() < 0.75,
+            is_open=rng.random() < 0.8,
+            ema=ema,
+        )
         people = self._pick(pool, min(len(pool), size - rng.randint(0, max(1, size // 10))), city, local=3.0)
         return _Draft(tournament, self._mahjong_rows(people, size, hanchans))
 
@@ -556,9 +575,16 @@ class _Generator:
         tournament = Tournament(
             discipline=Discipline.MAHJONG,
             name=f"Онлайн-турнир на {platform}{' (1 дан и выше)' if restricted else ''}, {day:%m.%Y}",
-            start_date=day, end_date=day, city="", hanchans=hanchans, participants=size, online=True,
-            online_platform=platform, rank_restricted=restricted, is_open=not restricted,
-        )  # fmt: skip
+            start_date=day,
+            end_date=day,
+            city="",
+            hanchans=hanchans,
+            participants=size,
+            online=True,
+            online_platform=platform,
+            rank_restricted=restricted,
+            is_open=not restricted,
+        )
         people = self._pick(pool, min(len(pool), size), "")
         return _Draft(tournament, self._mahjong_rows(people, size, hanchans))
 
@@ -568,10 +594,17 @@ class _Generator:
         size = 4 * rng.randint(12, 20)
         day = self._day_in_month(year, month)
         tournament = Tournament(
-            discipline=Discipline.MAHJONG, name=f"{city_latin} Riichi Open {year}",
-            start_date=day - datetime.timedelta(days=1), end_date=day, city=city, country=country, hanchans=8,
-            participants=size, is_open=True, ema=True,
-        )  # fmt: skip
+            discipline=Discipline.MAHJONG,
+            name=f"{city_latin} Riichi Open {year}",
+            start_date=day - datetime.timedelta(days=1),
+            end_date=day,
+            city=city,
+            country=country,
+            hanchans=8,
+            participants=size,
+            is_open=True,
+            ema=True,
+        )
         foreign = [p for p in pool if p.player.country != "RU"]
         russians = self._pick([p for p in pool if p.player.country == "RU"], rng.randint(2, 8), "")
         people = foreign + russians
@@ -585,9 +618,17 @@ class _Generator:
         city = "Москва" if len(stages) == 2 else "Санкт-Петербург"
         name = f"Чемпионат России по риичи-маджонгу {year}" if len(stages) == 2 else f"Кубок Санкт-Петербурга {year}"
         tournament = Tournament(
-            discipline=Discipline.MAHJONG, name=name, start_date=day - datetime.timedelta(days=1), end_date=day,
-            city=city, hanchans=total, participants=size, accredited=True, is_open=True, ema=True,
-        )  # fmt: skip
+            discipline=Discipline.MAHJONG,
+            name=name,
+            start_date=day - datetime.timedelta(days=1),
+            end_date=day,
+            city=city,
+            hanchans=total,
+            participants=size,
+            accredited=True,
+            is_open=True,
+            ema=True,
+        )
         people = self._ranked(self._pick(pool, min(size, len(pool)), city, local=1.5))
         rows = [(p, "", False, None) for p in people]
         while len(rows) < size:
@@ -610,10 +651,16 @@ class _Generator:
                 rounds = rng.randint(5, 7)
                 day = self._day_in_month(year, month)
                 tournament = Tournament(
-                    discipline=Discipline.GO, name=f"{SEASONS[month]} турнир по го, {city}",
-                    start_date=day - datetime.timedelta(days=1 if rounds > 5 else 0), end_date=day, city=city,
-                    go_system=system, rounds=rounds, half_stone=fus, acceleration=fus,
-                )  # fmt: skip
+                    discipline=Discipline.GO,
+                    name=f"{SEASONS[month]} турнир по го, {city}",
+                    start_date=day - datetime.timedelta(days=1 if rounds > 5 else 0),
+                    end_date=day,
+                    city=city,
+                    go_system=system,
+                    rounds=rounds,
+                    half_stone=fus,
+                    acceleration=fus,
+                )
                 people = self._pick(pool, min(rng.randint(10, 40), len(pool)), city, local=5.0)
                 drafts.append(_Draft(tournament, [(p, "", False, None) for p in self._ranked(people, noise=0.8)]))
         self.say(f"Go: {len(drafts)} tournaments, {sum(len(d.rows) for d in drafts)} results.")
@@ -629,9 +676,12 @@ class _Generator:
             city = rng.choice(["Москва", "Санкт-Петербург", "Екатеринбург"])
             day = self._day_in_month(year, month, weekday=6)
             tournament = Tournament(
-                discipline=Discipline.PREFERANS, name=f"Кубок «{rng.choice(['Сочинка', 'Мизер', 'Пуля'])}», {city}",
-                start_date=day, end_date=day, city=city,
-            )  # fmt: skip
+                discipline=Discipline.PREFERANS,
+                name=f"Кубок «{rng.choice(['Сочинка', 'Мизер', 'Пуля'])}», {city}",
+                start_date=day,
+                end_date=day,
+                city=city,
+            )
             people = self._pick(pool, min(3 * rng.randint(3, 8), len(pool)), city, local=3.0)
             drafts.append(_Draft(tournament, [(p, "", False, None) for p in self._ranked(people, noise=2.0)]))
         self.say(f"Preferans: {len(drafts)} tournaments, {sum(len(d.rows) for d in drafts)} results.")
@@ -688,7 +738,7 @@ class _Generator:
                         place=place,
                         hanchans_played=hanchans,
                         substitute=substitute,
-                    )  # fmt: skip
+                    )
                 )
             for number, (hanchans, players) in enumerate(draft.stages, start=1):
                 stages.append(Stage(tournament=t, number=number, hanchans=hanchans, players=players))

@@ -4,10 +4,17 @@ from django.urls import include, path
 
 # Russian lives at the root and English under /en/ (prefix_default_language=False): every page has one address
 # per language that can be shared, and a visitor with no cookie sees Russian whatever the browser asks for.
-urlpatterns = i18n_patterns(
+urlpatterns = [
+    # The game servers' JSON API has no language.
+    path("api/preferans/", include("tournaments.preferans.api_urls")),
+]
+urlpatterns += i18n_patterns(
     path("admin/", admin.site.urls),
     path("", include("federation.urls_public")),
     path("tournaments/", include("tournaments.urls")),
+    path("ratings/", include("ratings.urls")),
+    path("go/", include("tournaments.go.urls")),
+    path("preferans/", include("tournaments.preferans.urls")),
     prefix_default_language=False,
 )
 

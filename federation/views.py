@@ -7,6 +7,7 @@ from django_tables2.export import TableExport
 
 from federation.filters import PlayerFilter
 from federation.models import Player
+from federation.sections import render_sections
 from federation.selectors import player_list, player_results, public_tournaments
 from federation.tables import PlayerResultTable, PlayerTable
 from tournaments.models import Discipline
@@ -44,7 +45,8 @@ def player_detail(request, pk: int):
     player = get_object_or_404(Player.objects.select_related("club"), pk=pk, is_bot=False)
     table = PlayerResultTable(player_results(player=player))
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
-    return render(request, "federation/player_detail.html", {"player": player, "table": table})
+    sections = render_sections("PLAYER_PAGE_SECTIONS", request, player)
+    return render(request, "federation/player_detail.html", {"player": player, "table": table, "sections": sections})
 
 
 def page_not_found(request, exception=None):

@@ -1,1 +1,171 @@
-"""Rating lists, snapshots and per-event changes (filled in by the rating-list issues)."""
+"""Rating lists as data, their snapshots, and the per-event changes that explain them (DESIGN.md).
+
+A ``RatingList`` names its engine and carries that engine's parameters, validated by the engine's parameter
+spec (``ratings.params``), so a federation can keep "Gorbunov, constructed" beside "Gorbunov, limited" without
+code. Every computed or published list is a ``RatingSnapshot(rating_list, as_of)`` with one ``RatingEntry`` per
+player; history pages and charts are queries over snapshots. ``RatingChange`` rows carry, per event (tournament,
+game or deal), the rating before and after and the breakdown with its explanation in both languages.
+"""
+
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from federation.models import Player
+from tournaments.models import Discipline, Tournament
+
+
+class Engine(models.TextChoices):
+    GORBUNOV = "gorbunov", _("Gorbunov (card games)")
+    MAHJONG_RR = "mahjong-rr", _("Mahjong RR")
+    MAHJONG_CRR = "mahjong-crr", _("Mahjong CRR")
+    MAHJONG_ONLINE = "mahjong-online", _("Mahjong online")
+    PREFERANS = "preferans", _("Preferans")
+    DIRS = "dirs", _("DIRS (Go club rating)")
+
+
+ENGINE_DISCIPLINE = {
+    Engine.GORBUNOV: Discipline.CARD_GAMES,
+    Engine.MAHJONG_RR: Discipline.MAHJONG,
+    Engine.MAHJONG_CRR: Discipline.MAHJONG,
+    Engine.MAHJONG_ONLINE: Discipline.MAHJONG,
+    Engine.PREFERANS: Discipline.PREFERANS,
+    Engine.DIRS: Discipline.GO,
+}
+
+
+class RatingList(models.Model):
+    slug = models.SlugField(_("slug"), max_length=60, unique=True)
+    name = models.CharField(_("name (Russian)"), max_length=200)
+    name_en = models.CharField(_("name (English)"), max_length=200, blank=True)
+    engine = models.CharField(_("engine"), max_length=20, choices=Engine.choices)
+    params = models.JSONField(
+        _("parameters"), default=dict, blank=True, help_text=_("The engine's parameters; unknown keys are refused.")
+    )
+    is_active = models.BooleanField(_("active"), default=True)
+    ordering = models.PositiveSmallIntegerField(_("order"), default=0)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("rating list")
+        verbose_name_plural = _("rating lists")
+        ordering = ["ordering", "slug"]
+        permissions = [
+            ("publish_ratinglist", _("Can publish and rebuild rating lists")),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        from ratings.params import validate_params
+
+        try:
+            self.params = validate_params(self.engine, self.params)
+        except ValueError as error:
+            raise ValidationError({"params": str(error)}) from None
+
+    @property
+    def discipline(self) -> str:
+        return ENGINE_DISCIPLINE[self.engine]
+
+    def display_name(self, language: str) -> str:
+        return self.name_en if language.startswith("en") and self.name_en else self.name
+
+
+class RatingSnapshot(models.Model):
+    """One list as of one date (a Gorbunov week's Monday, a mahjong rating date)."""
+
+    rating_list = models.ForeignKey(
+        RatingList, verbose_name=_("rating list"), on_delete=models.CASCADE, related_name="snapshots"
+    )
+    as_of = models.DateField(_("as of"))
+    computed_at = models.DateTimeField(_("computed at"), auto_now_add=True)
+    summary = models.JSONField(_("summary"), default=dict, blank=True)
+
+    class Meta:
+        verbose_name = _("rating snapshot")
+        verbose_name_plural = _("rating snapshots")
+        ordering = ["rating_list", "-as_of"]
+        constraints = [
+            models.UniqueConstraint(fields=["rating_list", "as_of"], name="snapshot_unique_list_date"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rating_list} {self.as_of:%Y-%m-%d}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("ratings:list_detail", args=[self.rating_list.slug]) + f"?date={self.as_of:%Y-%m-%d}"
+
+
+class RatingEntry(models.Model):
+    snapshot = models.ForeignKey(
+        RatingSnapshot, verbose_name=_("snapshot"), on_delete=models.CASCADE, related_name="entries"
+    )
+    player = models.ForeignKey(Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="+")
+    rank = models.PositiveIntegerField(_("rank"))
+    rating = models.DecimalField(_("rating"), max_digits=12, decimal_places=4)
+    delta = models.DecimalField(_("change"), max_digits=12, decimal_places=4, null=True, blank=True)
+    events = models.PositiveIntegerField(_("events counted"), default=0)
+    details = models.JSONField(_("details"), default=dict, blank=True)
+
+    class Meta:
+        verbose_name = _("rating entry")
+        verbose_name_plural = _("rating entries")
+        ordering = ["snapshot", "rank"]
+        constraints = [
+            models.UniqueConstraint(fields=["snapshot", "player"], name="entry_unique_player"),
+        ]
+        indexes = [
+            models.Index(fields=["snapshot", "rank"], name="entry_snapshot_rank_idx"),
+            models.Index(fields=["player", "snapshot"], name="entry_player_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rank}. {self.player_id} {self.rating}"
+
+
+class RatingChange(models.Model):
+    """One event's effect on one player's rating in one list, with the explanation a player can follow."""
+
+    rating_list = models.ForeignKey(
+        RatingList, verbose_name=_("rating list"), on_delete=models.CASCADE, related_name="changes"
+    )
+    player = models.ForeignKey(Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="+")
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    snapshot = models.ForeignKey(
+        RatingSnapshot,
+        verbose_name=_("snapshot"),
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="changes",
+        help_text=_("The publication that applied this change."),
+    )
+    event_date = models.DateField(_("date"))
+    before = models.DecimalField(_("before"), max_digits=12, decimal_places=4)
+    after = models.DecimalField(_("after"), max_digits=12, decimal_places=4)
+    delta = models.DecimalField(_("change"), max_digits=12, decimal_places=4)
+    details = models.JSONField(_("details"), default=dict, blank=True)
+    explanation_en = models.TextField(_("explanation (English)"), blank=True)
+    explanation_ru = models.TextField(_("explanation (Russian)"), blank=True)
+
+    class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
+        ordering = ["rating_list", "player", "event_date", "id"]
+        indexes = [
+            models.Index(fields=["rating_list", "player", "event_date"], name="change_player_idx"),
+            models.Index(fields=["tournament", "rating_list"], name="change_tournament_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.delta:+}"
+
+    def explanation(self, language: str) -> str:
+        return self.explanation_ru if language.startswith("ru") else self.explanation_en

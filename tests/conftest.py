@@ -1,1 +1,106 @@
-"""Shared test set-up. Engine tests (tests/ratings/engines, tests/tournaments/test_pairing*) need no Django."""
+"""Shared test set-up. Engine tests (tests/ratings/engines, tests/tournaments/test_pairing*) need no Django.
+
+``postgres`` and ``celery_worker`` are for the tests that need the real components: locking and concurrency on
+PostgreSQL, and a real Celery worker process consuming from Redis. On the embedded default (SQLite) those tests
+are skipped with the reason; in CI (``CI`` set) a missing component fails them instead, so nothing is skipped.
+"""
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _missing(reason: str):
+    if os.environ.get("CI"):
+        pytest.fail(f"CI must run this test: {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def postgres(db):
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        _missing("needs PostgreSQL (set DATABASE_URL)")
+    return connection
+
+
+@pytest.fixture
+def celery_worker(transactional_db, postgres):
+    """A real ``celery worker`` process on its own queue, reading the test database and a Redis broker.
+
+    Yields the queue name; send tasks with ``task.apply_async(..., queue=queue)`` (or set the task's default
+    route) and wait on the result or poll the database.
+    """
+    from django.conf import settings
+    from django.db import connection
+
+    from federation.celery import app
+
+    broker = os.environ.get("CELERY_BROKER_URL") or settings.CELERY_BROKER_URL
+    if not broker:
+        _missing("needs Redis (set CELERY_BROKER_URL)")
+    db = connection.settings_dict
+    database_url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    if db.get("PASSWORD"):
+        database_url = database_url.replace(f"{db['USER']}@", f"{db['USER']}:{db['PASSWORD']}@")
+    queue = f"test-{uuid.uuid4().hex[:8]}"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "federation.settings.test",
+        "DATABASE_URL": database_url,
+        "CELERY_BROKER_URL": broker,
+        "CELERY_TASK_ALWAYS_EAGER": "false",
+    }
+    old = (app.conf.task_always_eager, app.conf.broker_url, app.conf.result_backend)
+    app.conf.update(task_always_eager=False, broker_url=broker, result_backend=broker)
+    worker = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "federation",
+            "worker",
+            "-P",
+            "solo",
+            "-Q",
+            queue,
+            "--loglevel=INFO",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "-n",
+            f"{queue}@%h",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if worker.poll() is not None:
+                pytest.fail("the Celery worker exited: " + (worker.stdout.read() if worker.stdout else ""))
+            replies = app.control.ping(destination=[f"{queue}@{os.uname().nodename}"], timeout=1.0)
+            if replies:
+                break
+        else:
+            pytest.fail("the Celery worker did not start within 60 s")
+        yield queue
+    finally:
+        worker.terminate()
+        try:
+            worker.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+        app.conf.update(task_always_eager=old[0], broker_url=old[1], result_backend=old[2])

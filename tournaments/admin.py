@@ -18,6 +18,8 @@ STAFF_ONLY_FIELDS = [
     "accredited_by",
     "accredited_at",
 ]
+#: Judgements of federation staff, editable by them only.
+STAFF_JUDGEMENT_FIELDS = ["accreditation_note", "rank_restriction_legitimate"]
 
 
 class TournamentAdminForm(forms.ModelForm):
@@ -121,8 +123,10 @@ class TournamentAdmin(SimpleHistoryAdmin):
                 "fields": [
                     ("hanchans", "participants"),
                     ("accredited", "accredited_by", "accredited_at"),
+                    "accreditation_note",
                     ("is_open", "ema"),
-                    ("online", "online_platform", "rank_restricted"),
+                    ("online", "online_platform"),
+                    ("rank_restricted", "rank_restriction_legitimate"),
                 ],
                 "classes": ["collapse"],
             },
@@ -143,6 +147,8 @@ class TournamentAdmin(SimpleHistoryAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         readonly = list(STAFF_ONLY_FIELDS)
+        if not request.user.has_perm("tournaments.accredit_tournament"):
+            readonly += STAFF_JUDGEMENT_FIELDS
         if not request.user.has_perm("tournaments.approve_tournament"):
             readonly.append("organiser")
         if (

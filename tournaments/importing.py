@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 
 from django.db.models import Q
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -114,7 +115,7 @@ class ImportProblem:
 
     def __str__(self) -> str:
         if self.row is None:
-            return _("%(field)s: %(message)s") % {"field": self.field.capitalize(), "message": self.message}
+            return _("%(field)s: %(message)s") % {"field": capfirst(self.field), "message": self.message}
         return _("Row %(row)s, %(field)s: %(message)s") % {
             "row": self.row,
             "field": self.field,

@@ -102,6 +102,9 @@ class Tournament(models.Model):
         related_name="+",
     )
     accredited_at = models.DateTimeField(_("accredited at"), null=True, blank=True)
+    accreditation_note = models.TextField(
+        _("accreditation note"), blank=True, help_text=_("Why the accreditation was withdrawn, or any remark by staff.")
+    )
     is_open = models.BooleanField(
         _("open"),
         default=False,
@@ -111,6 +114,11 @@ class Tournament(models.Model):
     online = models.BooleanField(_("online"), default=False)
     online_platform = models.CharField(_("online platform"), max_length=50, blank=True)
     rank_restricted = models.BooleanField(_("rank-restricted"), default=False)
+    rank_restriction_legitimate = models.BooleanField(
+        _("rank restriction judged legitimate"),
+        default=False,
+        help_text=_("Set by federation staff: the online list takes rank-restricted tournaments only when judged so."),
+    )
 
     # Go (rules/go.md)
     go_system = models.CharField(_("Go system"), max_length=10, choices=GoSystem.choices, blank=True)

@@ -52,6 +52,7 @@ RULE_ABSENT = "absent"
 RULE_UNPAIRED = "unpaired"
 RULE_BYE_REPEAT = "bye_repeat"
 RULE_BYE_EXTRA = "bye_extra"
+RULE_FIELD_UNPAIRABLE = "field_unpairable"
 
 MAX_STONES = 9
 
@@ -722,7 +723,13 @@ class Board:
 
 @dataclass(frozen=True)
 class PairingIssue:
-    """A rule that had to give (engine pairing) or that a manual pairing breaks; ``rule`` is a ``RULE_*`` code."""
+    """A rule that had to give (engine pairing) or that a manual pairing breaks; ``rule`` is a ``RULE_*`` code.
+
+    The engine reports ``field_unpairable`` (more byes than the one an odd field needs, because no-rematch and the
+    9-stone limit leave some players without a legal opponent) and ``bye_repeat``. A manual pairing can break
+    ``rematch``, ``handicap_limit``, ``colour``, ``handicap``, ``absent``, ``unpaired``, ``bye_repeat`` and
+    ``bye_extra`` (more byes than a legal pairing of the field needs).
+    """
 
     rule: str
     players: tuple[str, ...]
@@ -901,7 +908,7 @@ def pair_round(state: TournamentState, *, seed: int | None = None, present: Coll
         reasons = [_why_unpaired(state, ranked[c], ranked) for c in sorted(bye_set)]
         issues.append(
             PairingIssue(
-                RULE_BYE_EXTRA,
+                RULE_FIELD_UNPAIRABLE,
                 byes,
                 Explanation(
                     f"the field cannot be paired without a rematch or more than 9 stones: {size} games and "

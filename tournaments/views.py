@@ -4,6 +4,7 @@ from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
+from federation.sections import render_sections
 from federation.selectors import public_tournaments
 from tournaments.filters import TournamentFilter
 from tournaments.models import Result
@@ -48,5 +49,10 @@ def tournament_detail(request, pk: int):
     return render(
         request,
         "tournaments/tournament_detail.html",
-        {"tournament": tournament, "table": table, "stages": tournament.stages.all()},
+        {
+            "tournament": tournament,
+            "table": table,
+            "stages": tournament.stages.all(),
+            "sections": render_sections("TOURNAMENT_PAGE_SECTIONS", request, tournament),
+        },
     )

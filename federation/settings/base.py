@@ -35,6 +35,8 @@ INSTALLED_APPS = [
     "federation",
     "tournaments",
     "ratings",
+    "tournaments.go",
+    "tournaments.preferans",
 ]
 
 MIDDLEWARE = [
@@ -115,6 +117,10 @@ DJANGO_CELERY_BEAT_TZ_AWARE = True
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
 DJANGO_TABLES2_TABLE_ATTRS = {"class": "table table-sm table-striped table-hover align-middle"}
+
+# Sections each discipline adds to the player's and the tournament's page (federation.sections).
+PLAYER_PAGE_SECTIONS: list[str] = []
+TOURNAMENT_PAGE_SECTIONS: list[str] = []
 
 # Import files larger than this are refused before they are read (a result sheet is a few kilobytes).
 RESULT_IMPORT_MAX_BYTES = 2 * 1024 * 1024

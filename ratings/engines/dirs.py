@@ -96,11 +96,11 @@ class Handicap:
         tens, units = divmod(d, 10)
         if units <= 4:
             return Explanation(
-                f"difference {d}: tens {tens}, units {units} in 0..4: {self.stones} stones, reverse komi",
+                f"difference {d}: tens {tens}, units {units} in 0..4: {_stones(self.stones)}, reverse komi",
                 f"разница {d}: десятки {tens}, единицы {units} в 0..4: камней {self.stones}, обратная коми",
             )
         return Explanation(
-            f"difference {d}: tens {tens}, units {units} in 5..9: {tens} + 1 = {self.stones} stones, no komi",
+            f"difference {d}: tens {tens}, units {units} in 5..9: {tens} + 1 = {_stones(self.stones)}, no komi",
             f"разница {d}: десятки {tens}, единицы {units} в 5..9: камней {tens} + 1 = {self.stones}, без коми",
         )
 
@@ -144,6 +144,10 @@ class GameOutcome:
     @property
     def explanation(self) -> Explanation:
         return _explain_game(self)
+
+
+def _stones(count: int) -> str:
+    return "1 stone" if count == 1 else f"{count} stones"
 
 
 # --- scales -----------------------------------------------------------------------------------------------------
@@ -255,8 +259,8 @@ def check_rated(white_rating: int, black_rating: int, handicap: int, komi: str) 
             False,
             prescribed,
             Explanation(
-                f"not rated: played {handicap} stones, komi {komi}; DIRS prescribes "
-                f"{prescribed.stones} stones, komi {prescribed.komi} ({prescribed.explanation.en})",
+                f"not rated: played {_stones(handicap)}, komi {komi}; DIRS prescribes "
+                f"{_stones(prescribed.stones)}, komi {prescribed.komi} ({prescribed.explanation.en})",
                 f"не в рейтинг: сыграно камней {handicap}, коми {_KOMI_RU.get(komi, komi)}; по DIRS положено "
                 f"камней {prescribed.stones}, коми {_KOMI_RU[prescribed.komi]} ({prescribed.explanation.ru})",
             ),

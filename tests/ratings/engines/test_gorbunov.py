@@ -37,11 +37,6 @@ from ratings.engines.gorbunov import (
 SATURDAY = dt.date(2026, 3, 7)
 
 
-@pytest.fixture(autouse=True)
-def _media_and_language():
-    """Shadows the project-wide Django fixture: engine tests need no settings and run without pytest-django."""
-
-
 def field_for(place: int, *, rs: int, strength: int, players: int, k: int = 4, tournament_format: str = ""):
     """A field of ``players`` where "ann" (rated ``rs``) takes ``place`` and the mean rating is ``strength``."""
     others = [f"x{i}" for i in range(players - 1)]

@@ -28,11 +28,6 @@ from ratings.engines.preferans import (
 )
 
 
-@pytest.fixture(autouse=True)
-def _media_and_language():
-    """Shadows the project-wide Django fixture: engine tests need no settings and run without pytest-django."""
-
-
 def human(rating: float, league: str = AMATEUR) -> PlayerState:
     return PlayerState(rating=rating, max_rating=rating, league=league)
 

@@ -1,0 +1,1 @@
+"""Django side of the gorbunov rating lists."""

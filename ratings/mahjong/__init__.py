@@ -1,0 +1,1 @@
+"""Django side of the mahjong rating lists."""

@@ -1,0 +1,3 @@
+app_name = "preferans_api"
+
+urlpatterns: list = []

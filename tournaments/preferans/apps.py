@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class PreferansConfig(AppConfig):
+    name = "tournaments.preferans"
+    label = "preferans"
+    verbose_name = _("Preferans")

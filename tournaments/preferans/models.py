@@ -1,0 +1,1 @@
+"""Preferans games and deals, rated per deal (rules/preferans.md)."""
