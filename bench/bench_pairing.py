@@ -61,6 +61,34 @@ def _case(name: str, options: Options, players: int, played: int, target: float,
     ]
 
 
+def _stress(players: int, block: int, target: float) -> dict:
+    """Every level equal and every block of ``block`` players already round-robined: the plain walk keeps
+    stranding players, so the safe walk's alternating-path searches do the work on a near-complete graph."""
+    options = Options(rounds=block + 1, half_stone=False, draws_allowed=True)
+    entrants = [Entrant(f"p{i:04d}", 2000) for i in range(players)]
+    games: list[list[GameResult | Bye]] = [[] for _ in range(block)]
+    for start in range(0, players, block):
+        ids = [e.id for e in entrants[start : start + block]]
+        size = len(ids) + len(ids) % 2
+        ring = [*ids, None] if len(ids) % 2 else list(ids)
+        for r in range(size - 1):  # the circle method
+            for k in range(size // 2):
+                a, b = ring[k], ring[size - 1 - k]
+                if a is not None and b is not None:
+                    games[r].append(GameResult(a, b, None))
+            ring = [ring[0], ring[-1], *ring[1:-1]]
+    state = replay(options, entrants, [g for g in games if g])
+    started = time.perf_counter()
+    pairing = pair_round(state, seed=1)
+    seconds = time.perf_counter() - started
+    return {
+        "name": f"pair stress {players} equal levels, {block}-player round robins played",
+        "seconds": round(seconds, 3),
+        "target": target,
+        "detail": f"{len(pairing.boards)} boards, {len(pairing.byes)} byes, {len(pairing.issues)} issues",
+    }
+
+
 def run() -> list[dict]:
     rows: list[dict] = []
     rows += _case("FUS 500 players", Options.fus(rounds=6), 500, 3, 2.0, seed=1)
@@ -68,6 +96,8 @@ def run() -> list[dict]:
     rows += _case("PROFS 500 players", Options.profs(rounds=6), 500, 3, 2.0, seed=3)
     rows += _case("PROFS 1000 players", Options.profs(rounds=6), 1000, 3, 10.0, seed=4)
     rows += _case("FUS 1000 players, last round", Options.fus(rounds=9), 1000, 8, 10.0, seed=5)
+    rows.append(_stress(500, 7, 2.0))
+    rows.append(_stress(1000, 7, 10.0))
     return rows
 
 

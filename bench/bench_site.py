@@ -9,6 +9,7 @@ the local server, created when missing). The data is loaded once and reused whil
 
 from __future__ import annotations
 
+import datetime
 import os
 import random
 import statistics
@@ -126,8 +127,6 @@ def _load() -> float:
         regulars = ids[2:2002]  # a tenth of the players fill half the seats
         others = ids[2002:]
         disciplines = [Discipline.CARD_GAMES, Discipline.MAHJONG, Discipline.GO, Discipline.PREFERANS]
-        import datetime
-
         first_day = datetime.date(2024, 1, 1)
         tournaments = []
         for n in range(TOURNAMENTS):
@@ -243,7 +242,8 @@ def main() -> int:
     print(f"{'page':<{width}}  median    target  ok  detail")
     for row in rows:
         ok = "yes" if row["seconds"] <= row["target"] else "NO"
-        print(f"{row['name']:<{width}}  {row['seconds'] * 1000:6.1f} ms {row['target'] * 1000:4.0f} ms  {ok:<3} {row['detail']}")
+        median, target = row["seconds"] * 1000, row["target"] * 1000
+        print(f"{row['name']:<{width}}  {median:6.1f} ms {target:4.0f} ms  {ok:<3} {row['detail']}")
     return 0
 
 

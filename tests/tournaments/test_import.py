@@ -170,6 +170,7 @@ def test_the_preview_is_in_russian_by_default_and_in_english_under_en(logged_in,
     russian = logged_in.get(_url(tournament, language="")).content.decode()
     assert '<html lang="ru"' in russian
     assert "Начало" in russian
+    assert "Импорт результатов" in russian
     assert "place;player_id" in russian
     english = logged_in.get(_url(tournament)).content.decode()
     assert '<html lang="en"' in english
