@@ -583,6 +583,7 @@ class _Generator:
             online=True,
             online_platform=platform,
             rank_restricted=restricted,
+            rank_restriction_legitimate=restricted and rng.random() < 0.8,
             is_open=not restricted,
         )
         people = self._pick(pool, min(len(pool), size), "")
