@@ -54,7 +54,7 @@ from django.utils.translation import gettext_lazy
 
 from federation.models import Player, normalize_name
 from tournaments.models import Discipline, Tournament
-from tournaments.services import ResultRow, tournament_result_problems
+from tournaments.services import ResultRow, place_problems, tournament_result_problems
 
 #: Enough for any real tournament; a guard against a small XLSX that unpacks into millions of rows.
 MAX_ROWS = 5000
@@ -679,41 +679,33 @@ def _players_find(
 
 
 def _check_places(report: ImportReport, tournament: Tournament) -> None:
-    """The rules of ``tournament_result_problems``, told row by row."""
-    count = len(report.rows)
-    participants = count
-    if tournament.discipline == Discipline.MAHJONG:
-        participants = max(count, tournament.participants or 0)
-    too_large = False
-    for row in report.rows:
-        if row.place is not None and row.place > participants:
-            too_large = True
+    """The place rules of ``place_problems`` (shared with the approval), told row by row."""
+    rows = [row for row in report.rows if row.place is not None]
+    declared = tournament.participants if tournament.discipline == Discipline.MAHJONG else None
+    participants = max(len(report.rows), declared or 0)
+    found = place_problems(
+        discipline=tournament.discipline, places=[row.place for row in rows], participants=participants
+    )
+    if len(rows) != len(report.rows):
+        found = [problem for problem in found if problem.kind != "gaps"]
+    for problem in found:
+        if problem.kind == "too_large":
             report.add(
-                row,
+                rows[problem.index],
                 "place",
                 _("%(place)s is larger than the number of participants (%(count)s).")
-                % {"place": row.place, "count": participants},
+                % {"place": problem.place, "count": problem.participants},
             )
-    if tournament.discipline != Discipline.CARD_GAMES:
-        return
-    first_row_of: dict[int, int] = {}
-    for row in report.rows:
-        if row.place is None:
-            continue
-        if row.place in first_row_of:
+        elif problem.kind == "shared":
             report.add(
-                row,
+                rows[problem.index],
                 "place",
                 _("place %(place)s is also in row %(row)s; places must be distinct in card games.")
-                % {"place": row.place, "row": first_row_of[row.place]},
+                % {"place": problem.place, "row": rows[problem.first_index].row},
             )
         else:
-            first_row_of[row.place] = row.row
-    places_known = all(row.place is not None for row in report.rows)
-    missing = sorted(set(range(1, count + 1)) - set(first_row_of))
-    if missing and places_known and not too_large:
-        report.add(
-            None,
-            "place",
-            _("places have gaps: missing %(places)s.") % {"places": ", ".join(map(str, missing[:10]))},
-        )
+            report.add(
+                None,
+                "place",
+                _("places have gaps: missing %(places)s.") % {"places": ", ".join(map(str, problem.missing[:10]))},
+            )

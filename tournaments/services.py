@@ -6,8 +6,7 @@ person could trip over raises ``ValidationError`` with a message naming the fiel
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -35,43 +34,74 @@ def can_set_k(*, user: AbstractBaseUser, k: int | None) -> bool:
     return k is None or k <= ORGANISER_MAX_K or user.has_perm("tournaments.set_high_coefficient")
 
 
-def tournament_result_problems(*, tournament: Tournament, places: Iterable[int] | None = None) -> list[str]:
-    """What stops a tournament's results from being rated, as sentences for the organiser.
+@dataclass(frozen=True)
+class PlaceProblem:
+    """One broken place rule, for the caller to word: ``index`` points into the places given (None: the list)."""
 
-    Card games are played out to a full ranking: places are distinct and run 1..U without gaps
-    (rules/gorbunov.md, "Decision (size)"). Other disciplines allow shared places, but no place may be larger than
-    the number of participants.
+    kind: str  # "too_large", "shared" or "gaps"
+    index: int | None = None
+    first_index: int | None = None  # for "shared": where that place first appears
+    place: int | None = None
+    participants: int | None = None
+    missing: tuple[int, ...] = ()
+
+
+def place_problems(*, discipline: str, places: Sequence[int], participants: int | None = None) -> list[PlaceProblem]:
+    """The place rules of every discipline, on places in entry order (the admin's approval and the import share them).
+
+    No place may be larger than the number of participants: the number of places given, or ``participants`` when
+    larger (mahjong's declared N, where substitutes and players without a profile count). Card games are played
+    out to a full ranking: places are distinct and run 1..U without gaps (rules/gorbunov.md, "Decision (size)").
     """
-    problems: list[str] = []
-    if places is None:
-        places = tournament.results.values_list("place", flat=True)
-    places = sorted(places)
     count = len(places)
-    if count == 0:
+    limit = max(count, participants or 0)
+    problems = [
+        PlaceProblem(kind="too_large", index=i, place=place, participants=limit)
+        for i, place in enumerate(places)
+        if place > limit
+    ]
+    if discipline != Discipline.CARD_GAMES:
+        return problems
+    first_index: dict[int, int] = {}
+    for i, place in enumerate(places):
+        if place in first_index:
+            problems.append(PlaceProblem(kind="shared", index=i, first_index=first_index[place], place=place))
+        else:
+            first_index[place] = i
+    missing = tuple(sorted(set(range(1, count + 1)) - set(first_index)))
+    if missing and not any(p.kind == "too_large" for p in problems):
+        problems.append(PlaceProblem(kind="gaps", missing=missing))
+    return problems
+
+
+def tournament_result_problems(*, tournament: Tournament, places: Iterable[int] | None = None) -> list[str]:
+    """What stops a tournament's results from being rated, as sentences for the organiser."""
+    if places is None:
+        places = tournament.results.order_by("place").values_list("place", flat=True)
+    places = list(places)
+    if not places:
         return [_("The tournament has no results.")]
-    participants = count
-    if tournament.discipline == Discipline.MAHJONG:
-        participants = max(count, tournament.participants or 0)
-        if not tournament.hanchans:
-            problems.append(_("Hanchans: the number of hanchans is not entered."))
-    too_large = [p for p in places if p > participants]
+    problems: list[str] = []
+    if tournament.discipline == Discipline.MAHJONG and not tournament.hanchans:
+        problems.append(_("Hanchans: the number of hanchans is not entered."))
+    if tournament.discipline == Discipline.CARD_GAMES and not tournament.k:
+        problems.append(_("Coefficient K is not set."))
+    declared = tournament.participants if tournament.discipline == Discipline.MAHJONG else None
+    found = place_problems(discipline=tournament.discipline, places=places, participants=declared)
+    too_large = [p for p in found if p.kind == "too_large"]
     if too_large:
         problems.append(
             _("Place %(place)s is larger than the number of participants (%(count)s).")
-            % {"place": too_large[0], "count": participants}
+            % {"place": too_large[0].place, "count": too_large[0].participants}
         )
-    if tournament.discipline == Discipline.CARD_GAMES:
-        if not tournament.k:
-            problems.append(_("Coefficient K is not set."))
-        shared = sorted(place for place, n in Counter(places).items() if n > 1)
-        if shared:
-            problems.append(
-                _("Places must be distinct in card games; shared place: %(places)s.")
-                % {"places": ", ".join(map(str, shared))}
-            )
-        missing = sorted(set(range(1, count + 1)) - set(places))
-        if missing and not too_large:
-            problems.append(_("Places have gaps: missing %(places)s.") % {"places": ", ".join(map(str, missing[:10]))})
+    shared = sorted({p.place for p in found if p.kind == "shared"})
+    if shared:
+        problems.append(
+            _("Places must be distinct in card games; shared place: %(places)s.")
+            % {"places": ", ".join(map(str, shared))}
+        )
+    for gap in (p for p in found if p.kind == "gaps"):
+        problems.append(_("Places have gaps: missing %(places)s.") % {"places": ", ".join(map(str, gap.missing[:10]))})
     return problems
 
 
