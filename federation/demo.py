@@ -27,6 +27,7 @@ from django.utils import timezone
 
 from federation.models import BotLevel, Club, Player, normalize_name
 from federation.roles import FEDERATION_STAFF, ORGANISERS, ensure_roles
+from federation.services import player_tournament_counts_refresh
 from tournaments.models import CardFormat, Discipline, GoSystem, Result, Stage, Tournament, TournamentStatus
 
 logger = logging.getLogger(__name__)
@@ -288,6 +289,7 @@ class _Generator:
         ]
         self._statuses(drafts)
         self._save(drafts)
+        player_tournament_counts_refresh()
         return self.report
 
     # --- people --------------------------------------------------------------------------------------------------

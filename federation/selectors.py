@@ -3,28 +3,14 @@
 from __future__ import annotations
 
 from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery
-from django.db.models.functions import Coalesce
 
 from federation.models import Player, normalize_name
 from tournaments.models import Result, Tournament, TournamentStatus
 
 
-def _approved_result_count():
-    counted = (
-        Result.objects.filter(player=OuterRef("pk"), tournament__status=TournamentStatus.APPROVED)
-        .order_by()
-        .values("player")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
-    return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
-
-
 def player_list(*, search: str = "") -> QuerySet[Player]:
-    """Players (no bots) with the number of approved tournaments each played, for the public list."""
-    players = (
-        Player.objects.filter(is_bot=False).select_related("club").annotate(tournament_count=_approved_result_count())
-    )
+    """Players (no bots) for the public list; ``tournament_count`` is kept on the row by the services."""
+    players = Player.objects.filter(is_bot=False).select_related("club")
     return player_search(queryset=players, search=search)
 
 

@@ -2,14 +2,31 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, IntegerField, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from federation.models import Player
-from tournaments.models import Result
+from tournaments.models import Result, TournamentStatus
+
+
+def player_tournament_counts_refresh(*, player_ids: Iterable[int] | None = None) -> int:
+    """Recount the approved tournaments of these players (all players when ``None``) in one UPDATE."""
+    counted = (
+        Result.objects.filter(player=OuterRef("pk"), tournament__status=TournamentStatus.APPROVED)
+        .order_by()
+        .values("player")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    players = Player.objects.all() if player_ids is None else Player.objects.filter(pk__in=set(player_ids))
+    return players.update(tournament_count=Coalesce(Subquery(counted, output_field=IntegerField()), 0))
+
 
 MERGED_FIELDS = (
     "first_name",
@@ -67,4 +84,5 @@ def player_merge(*, keep: Player, duplicates: list[Player], user: AbstractBaseUs
     keep._change_reason = "merged duplicates " + ", ".join(str(p.pk) for p in others)
     keep.full_clean()
     keep.save()
+    player_tournament_counts_refresh(player_ids=[keep.pk])
     return keep

@@ -8,6 +8,7 @@ from django.contrib.auth.models import Group
 
 from federation.models import Club, Player
 from federation.roles import FEDERATION_STAFF, ORGANISERS
+from federation.services import player_tournament_counts_refresh
 from tournaments.models import Discipline, Result, Tournament, TournamentStatus
 
 
@@ -76,7 +77,14 @@ class TournamentFactory(factory.django.DjangoModelFactory):
 class ResultFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = Result
+        skip_postgeneration_save = True
 
     tournament = factory.SubFactory(TournamentFactory)
     player = factory.SubFactory(PlayerFactory)
     place = factory.Sequence(lambda n: n + 1)
+
+    @factory.post_generation
+    def count(self, create, extracted, **kwargs):
+        """Keep the player's tournament count as the services would (results here bypass them)."""
+        if create and self.player_id:
+            player_tournament_counts_refresh(player_ids=[self.player_id])

@@ -176,6 +176,13 @@ class TournamentAdmin(SimpleHistoryAdmin):
             obj.organiser = request.user
         super().save_model(request, obj, form, change)
 
+    def save_related(self, request, form, formsets, change):
+        before = set()
+        if change:
+            before = set(form.instance.results.exclude(player=None).values_list("player_id", flat=True))
+        super().save_related(request, form, formsets, change)
+        services.tournament_results_changed(tournament=form.instance, player_ids_before=before)
+
     def get_actions(self, request):
         actions = super().get_actions(request)
         if not request.user.has_perm("tournaments.approve_tournament"):

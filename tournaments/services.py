@@ -137,6 +137,7 @@ def tournament_approve(*, tournament: Tournament, user: AbstractBaseUser) -> Tou
     tournament.approved_by = user
     tournament._change_reason = "approved"
     tournament.save(update_fields=["status", "approved_at", "approved_by"])
+    _refresh_counts(tournament)
     return tournament
 
 
@@ -151,7 +152,20 @@ def tournament_return_to_draft(*, tournament: Tournament, user: AbstractBaseUser
     tournament.approved_by = None
     tournament._change_reason = "returned to draft"
     tournament.save(update_fields=["status", "approved_at", "approved_by"])
+    _refresh_counts(tournament)
     return tournament
+
+
+def _refresh_counts(tournament: Tournament, extra_player_ids: Iterable[int] = ()) -> None:
+    from federation.services import player_tournament_counts_refresh
+
+    ids = set(tournament.results.exclude(player=None).values_list("player_id", flat=True)) | set(extra_player_ids)
+    player_tournament_counts_refresh(player_ids=ids)
+
+
+def tournament_results_changed(*, tournament: Tournament, player_ids_before: Iterable[int]) -> None:
+    """After results were edited (the admin's inline), keep the players' tournament counts right."""
+    _refresh_counts(tournament, player_ids_before)
 
 
 @transaction.atomic

@@ -152,6 +152,26 @@ def test_staff_approve_and_accredit(client):
     assert tournament.accredited_at is not None
 
 
+def test_approval_and_return_to_draft_keep_the_players_tournament_counts(client):
+    tournament = _submitted(organiser())
+    player = tournament.results.first().player
+    tournament.status = TournamentStatus.DRAFT
+    tournament.save()
+    federation_staff_user = federation_staff()
+    from federation.services import player_tournament_counts_refresh
+
+    player_tournament_counts_refresh(player_ids=[player.pk])
+    player.refresh_from_db()
+    assert player.tournament_count == 0
+    client.force_login(federation_staff_user)
+    client.post("/admin/tournaments/tournament/", {"action": "approve", "_selected_action": [tournament.pk]})
+    player.refresh_from_db()
+    assert player.tournament_count == 1
+    client.post("/admin/tournaments/tournament/", {"action": "return_to_draft", "_selected_action": [tournament.pk]})
+    player.refresh_from_db()
+    assert player.tournament_count == 0
+
+
 def test_approval_with_gaps_is_refused_with_the_reason(client):
     staff = federation_staff()
     tournament = TournamentFactory(status=TournamentStatus.SUBMITTED, k=1)
