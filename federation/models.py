@@ -80,8 +80,9 @@ class Player(models.Model):
     # Approved tournaments played, kept by federation.services.player_tournament_counts_refresh: the players list
     # sorts and pages by it, which a per-row count cannot do fast on 20,000 players.
     tournament_count = models.PositiveIntegerField(_("tournaments"), default=0, editable=False)
-    # Both alphabets, lower case, ё as е: what the name search matches (SQLite's LIKE folds only ASCII case).
-    search_name = models.CharField(max_length=420, editable=False, default="", db_index=False)
+    # Both alphabets, lower case, ё as е: what the name search matches (SQLite's LIKE folds only ASCII case), and
+    # the alphabetical order of the lists whatever the database's collation (Ё sorts with Е, not before А).
+    search_name = models.CharField(max_length=420, editable=False, default="", db_index=True)
 
     history = HistoricalRecords(excluded_fields=["search_name", "tournament_count"])
 

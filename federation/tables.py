@@ -7,9 +7,7 @@ from tournaments.models import Result
 
 
 class PlayerTable(tables.Table):
-    name = tables.Column(
-        verbose_name=_("Player"), accessor="last_name", order_by=("last_name", "first_name"), linkify=True
-    )
+    name = tables.Column(verbose_name=_("Player"), accessor="last_name", order_by=("search_name", "id"), linkify=True)
     city = tables.Column(verbose_name=_("City"))
     club = tables.Column(verbose_name=_("Club"), accessor="club__name", order_by=("club__name",))
     country = tables.Column(verbose_name=_("Country"))
@@ -38,11 +36,12 @@ class PlayerResultTable(tables.Table):
     discipline = tables.Column(verbose_name=_("Discipline"), accessor="tournament__discipline")
     city = tables.Column(verbose_name=_("City"), accessor="tournament__city")
     place = tables.Column(verbose_name=_("Place"), attrs={"td": {"class": "text-end"}})
-    result_count = tables.Column(verbose_name=_("Participants"), attrs={"td": {"class": "text-end"}})
+    result_count = tables.Column(verbose_name=_("of"), attrs={"td": {"class": "text-end text-muted"}}, orderable=False)
 
     class Meta:
         model = Result
-        fields = ["date", "tournament", "discipline", "city", "place", "result_count"]
+        fields = ["date", "tournament", "place", "result_count", "discipline", "city"]
+        sequence = fields
         order_by = ("-date",)
 
     def render_discipline(self, record):

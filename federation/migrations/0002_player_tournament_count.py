@@ -32,5 +32,10 @@ class Migration(migrations.Migration):
             model_name="player",
             index=models.Index(fields=["-tournament_count", "last_name", "first_name"], name="player_count_idx"),
         ),
+        migrations.AlterField(
+            model_name="player",
+            name="search_name",
+            field=models.CharField(db_index=True, default="", editable=False, max_length=420),
+        ),
         migrations.RunPython(count_tournaments, migrations.RunPython.noop),
     ]
