@@ -82,7 +82,7 @@ class Player(models.Model):
     tournament_count = models.PositiveIntegerField(_("tournaments"), default=0, editable=False)
     # Both alphabets, lower case, ё as е: what the name search matches (SQLite's LIKE folds only ASCII case), and
     # the alphabetical order of the lists whatever the database's collation (Ё sorts with Е, not before А).
-    search_name = models.CharField(max_length=420, editable=False, default="", db_index=True)
+    search_name = models.CharField(max_length=420, editable=False, default="")
 
     history = HistoricalRecords(excluded_fields=["search_name", "tournament_count"])
 
@@ -95,6 +95,7 @@ class Player(models.Model):
             models.Index(fields=["last_name_latin", "first_name_latin"], name="player_latin_idx"),
             models.Index(Upper("last_name"), name="player_upper_last_idx"),
             models.Index(fields=["-tournament_count", "last_name", "first_name"], name="player_count_idx"),
+            models.Index(fields=["search_name", "id"], name="player_alphabet_idx"),
         ]
         constraints = [
             models.UniqueConstraint(fields=["ema_id"], condition=~models.Q(ema_id=""), name="player_unique_ema_id"),

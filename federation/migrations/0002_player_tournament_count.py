@@ -32,10 +32,9 @@ class Migration(migrations.Migration):
             model_name="player",
             index=models.Index(fields=["-tournament_count", "last_name", "first_name"], name="player_count_idx"),
         ),
-        migrations.AlterField(
+        migrations.AddIndex(
             model_name="player",
-            name="search_name",
-            field=models.CharField(db_index=True, default="", editable=False, max_length=420),
+            index=models.Index(fields=["search_name", "id"], name="player_alphabet_idx"),
         ),
         migrations.RunPython(count_tournaments, migrations.RunPython.noop),
     ]
