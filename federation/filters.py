@@ -6,10 +6,15 @@ from federation.models import Club, Player
 from federation.selectors import player_search
 
 
-def _cities():
-    return (
-        Player.objects.filter(is_bot=False).exclude(city="").order_by("city").values_list("city", flat=True).distinct()
-    )
+def _places() -> tuple[list[str], list[str]]:
+    """The cities and countries players come from, in one query (the filter's choices)."""
+    pairs = Player.objects.filter(is_bot=False).order_by().values_list("city", "country").distinct()
+    cities, countries = set(), set()
+    for city, country in pairs:
+        if city:
+            cities.add(city)
+        countries.add(country)
+    return sorted(cities), sorted(countries)
 
 
 class PlayerFilter(django_filters.FilterSet):
@@ -30,8 +35,8 @@ class PlayerFilter(django_filters.FilterSet):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.filters["city"].extra["choices"] = [(c, c) for c in _cities()]
-        countries = Player.objects.filter(is_bot=False).order_by("country").values_list("country", flat=True).distinct()
+        cities, countries = _places()
+        self.filters["city"].extra["choices"] = [(c, c) for c in cities]
         self.filters["country"].extra["choices"] = [(c, c) for c in countries]
 
     def search(self, queryset, name, value):
