@@ -2,30 +2,39 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Count, IntegerField, OuterRef, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import Count
 from django.utils.translation import gettext as _
 
 from federation.models import Player
 from tournaments.models import Result, TournamentStatus
 
 
-def player_tournament_counts_refresh(*, player_ids: Iterable[int] | None = None) -> int:
-    """Recount the approved tournaments of these players (all players when ``None``) in one UPDATE."""
-    counted = (
-        Result.objects.filter(player=OuterRef("pk"), tournament__status=TournamentStatus.APPROVED)
-        .order_by()
-        .values("player")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
-    players = Player.objects.all() if player_ids is None else Player.objects.filter(pk__in=set(player_ids))
-    return players.update(tournament_count=Coalesce(Subquery(counted, output_field=IntegerField()), 0))
+@transaction.atomic
+def player_tournament_counts_refresh(*, player_ids: Iterable[int] | None = None) -> None:
+    """Recount the approved tournaments of these players (all players when ``None``).
+
+    One grouped count, then one UPDATE per distinct count: a few hundred statements at most, whatever the
+    number of players, and no per-row subquery for the planner to get wrong on freshly loaded tables.
+    """
+    players = Player.objects.all()
+    results = Result.objects.filter(tournament__status=TournamentStatus.APPROVED, player__isnull=False)
+    if player_ids is not None:
+        ids = set(player_ids)
+        players = players.filter(pk__in=ids)
+        results = results.filter(player_id__in=ids)
+    by_count: dict[int, list[int]] = defaultdict(list)
+    for player_id, count in results.order_by().values("player").annotate(n=Count("pk")).values_list("player", "n"):
+        by_count[count].append(player_id)
+    players.exclude(tournament_count=0).update(tournament_count=0)
+    for count, ids_with_count in by_count.items():
+        for start in range(0, len(ids_with_count), 1000):
+            Player.objects.filter(pk__in=ids_with_count[start : start + 1000]).update(tournament_count=count)
 
 
 MERGED_FIELDS = (
