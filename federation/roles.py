@@ -24,10 +24,21 @@ ORGANISER_PERMISSIONS = [
     "tournaments.change_stage",
     "tournaments.delete_stage",
     "tournaments.view_stage",
+    "go.view_gotournament",
+    "go.view_registration",
+    "go.view_round",
+    "go.view_board",
+    "go.view_bye",
+    "go.view_standingrow",
+    "go.add_dirsgame",
+    "go.view_dirsgame",
+    "go.add_dirsrating",
+    "go.view_dirsrating",
+    "go.change_dirsrating",
 ]
 
 #: Staff get every permission of these apps, including the custom ones (approve, accredit, high K, publish).
-STAFF_APPS = ["federation", "tournaments", "ratings", "django_celery_beat"]
+STAFF_APPS = ["federation", "tournaments", "ratings", "go", "preferans", "django_celery_beat"]
 
 
 def ensure_roles(**kwargs) -> None:

@@ -122,8 +122,12 @@ DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
 DJANGO_TABLES2_TABLE_ATTRS = {"class": "table table-sm table-striped table-hover align-middle"}
 
 # Sections each discipline adds to the player's and the tournament's page (federation.sections).
-PLAYER_PAGE_SECTIONS: list[str] = []
-TOURNAMENT_PAGE_SECTIONS: list[str] = []
+PLAYER_PAGE_SECTIONS: list[str] = [
+    "tournaments.go.sections.player_section",
+]
+TOURNAMENT_PAGE_SECTIONS: list[str] = [
+    "tournaments.go.sections.tournament_section",
+]
 
 # Import files larger than this are refused before they are read (a result sheet is a few kilobytes).
 RESULT_IMPORT_MAX_BYTES = 2 * 1024 * 1024

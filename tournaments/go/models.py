@@ -1,1 +1,326 @@
-"""Go: self-handicap tournaments run round by round, and the DIRS club rating (rules/go.md)."""
+"""Go on the site (rules/go.md): self-handicap tournaments run round by round, and the DIRS club rating.
+
+A Go tournament is a ``tournaments.Tournament`` (discipline go: system, rounds, half-stone step, acceleration and
+draws are its fields) with a one-to-one ``GoTournament`` for what only a round-by-round tournament needs. The
+pairing and the levels come from the pure engine ``tournaments.pairing``; the rows here store its input
+(registrations, absences, boards, results) and, per finished round, its output (``StandingRow``), so the pages read
+rows instead of replaying the tournament.
+"""
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from federation.models import Club, Player
+from tournaments.models import Tournament
+
+#: The tournament scale (rules/go.md, scales): 0 = 21 kyu, 2100 = 1 dan; 9 dan is 2899; nothing above 3000.
+TOURNAMENT_RATING_MAX = 3000
+#: The DIRS scale: 000 = 21 kyu, 290 = 9 dan; "every rating from 290 up is 9 dan", we stop typed ratings at 300.
+DIRS_RATING_MAX = 300
+
+
+class Komi(models.TextChoices):
+    NORMAL = "normal", _("normal komi")
+    NONE = "none", _("no komi")
+    REVERSE = "reverse", _("reverse komi")
+
+
+class GoTournament(models.Model):
+    """The round-by-round settings of a Go tournament beyond those on ``Tournament``."""
+
+    tournament = models.OneToOneField(
+        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, primary_key=True, related_name="go"
+    )
+    tiebreak = models.BooleanField(_("tie-break"), default=True)
+    komi_normal = models.DecimalField(_("normal komi"), max_digits=4, decimal_places=1, default=6.5)
+    komi_none = models.DecimalField(_("komi of a 'no komi' game"), max_digits=4, decimal_places=1, default=0.5)
+    komi_reverse = models.DecimalField(_("reverse komi"), max_digits=4, decimal_places=1, default=6.5)
+    rate_in_club = models.BooleanField(
+        _("rate games in the DIRS club rating"),
+        default=True,
+        help_text=_("DIRS tournaments only: each game is also rated in the club rating, without the step cap."),
+    )
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    egd_class = models.CharField(_("EGD class"), max_length=1, default="D")
+    time_minutes = models.PositiveSmallIntegerField(_("main time, minutes"), default=60)
+
+    class Meta:
+        verbose_name = _("Go tournament settings")
+        verbose_name_plural = _("Go tournament settings")
+
+    def __str__(self) -> str:
+        return str(self.tournament)
+
+    def get_absolute_url(self) -> str:
+        return reverse("go:tournament", args=[self.pk])
+
+
+class RatingSource(models.TextChoices):
+    DIRS = "dirs", _("DIRS club rating")
+    TYPED = "typed", _("typed")
+
+
+class Registration(models.Model):
+    """A player in a tournament: a member or a typed name, the rating the start level comes from."""
+
+    tournament = models.ForeignKey(
+        GoTournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="registrations"
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    name = models.CharField(_("name"), max_length=200)
+    name_latin = models.CharField(_("name (Latin)"), max_length=200, blank=True)
+    rating = models.IntegerField(_("rating"))
+    rating_source = models.CharField(_("rating from"), max_length=10, choices=RatingSource.choices)
+    country = models.CharField(_("country"), max_length=2, default="RU")
+    club_name = models.CharField(_("club"), max_length=100, blank=True)
+    first_round = models.PositiveSmallIntegerField(_("first round"), default=1, validators=[MinValueValidator(1)])
+    withdrawn_after = models.PositiveSmallIntegerField(
+        _("withdrawn after round"), null=True, blank=True, help_text=_("Not paired from the next round on.")
+    )
+    created_at = models.DateTimeField(_("registered at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
+        ordering = ["tournament", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"], condition=models.Q(player__isnull=False), name="go_reg_unique_player"
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "name"], condition=models.Q(player__isnull=True), name="go_reg_unique_name"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def key(self) -> str:
+        """The id the engine knows this registration by ("r" + pk, so ids in its explanations can be named)."""
+        return f"r{self.pk}"
+
+    def display_name(self, language: str) -> str:
+        if language.startswith("en") and self.name_latin:
+            return self.name_latin
+        return self.name
+
+    def present_in(self, round_number: int, absent_rounds: set[int] | frozenset[int] = frozenset()) -> bool:
+        if round_number < self.first_round or round_number in absent_rounds:
+            return False
+        return self.withdrawn_after is None or round_number <= self.withdrawn_after
+
+
+class Absence(models.Model):
+    """A round a registered player sits out (their choice or the director's)."""
+
+    registration = models.ForeignKey(
+        Registration, verbose_name=_("registration"), on_delete=models.CASCADE, related_name="absences"
+    )
+    round_number = models.PositiveSmallIntegerField(_("round"), validators=[MinValueValidator(1)])
+
+    class Meta:
+        verbose_name = _("absence")
+        verbose_name_plural = _("absences")
+        constraints = [
+            models.UniqueConstraint(fields=["registration", "round_number"], name="go_absence_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.registration}: {self.round_number}"
+
+
+class RoundStatus(models.TextChoices):
+    DRAFT = "draft", _("draft")
+    PUBLISHED = "published", _("published")
+
+
+class Round(models.Model):
+    """A round: its seed (colour draws), status, the rules the pairing had to break and the director's overrides."""
+
+    tournament = models.ForeignKey(
+        GoTournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="rounds"
+    )
+    number = models.PositiveSmallIntegerField(_("round"), validators=[MinValueValidator(1)])
+    seed = models.BigIntegerField(_("seed"))
+    status = models.CharField(_("status"), max_length=10, choices=RoundStatus.choices, default=RoundStatus.DRAFT)
+    paired_at = models.DateTimeField(_("paired at"))
+    published_at = models.DateTimeField(_("published at"), null=True, blank=True)
+    completed = models.BooleanField(_("all results in"), default=False)
+    issues = models.JSONField(_("rules broken"), default=list, blank=True)
+    overrides = models.JSONField(_("changes by hand"), default=list, blank=True)
+
+    class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        ordering = ["tournament", "number"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="go_round_unique_number")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.number}"
+
+    @property
+    def is_published(self) -> bool:
+        return self.status == RoundStatus.PUBLISHED
+
+
+class BoardResult(models.TextChoices):
+    NONE = "", _("not played yet")
+    WHITE = "white", _("white wins")
+    BLACK = "black", _("black wins")
+    DRAW = "draw", _("draw")
+    WHITE_FORFEIT = "white_forfeit", _("white wins by forfeit")
+    BLACK_FORFEIT = "black_forfeit", _("black wins by forfeit")
+
+
+class Board(models.Model):
+    round = models.ForeignKey(Round, verbose_name=_("round"), on_delete=models.CASCADE, related_name="boards")
+    number = models.PositiveSmallIntegerField(_("board"), validators=[MinValueValidator(1)])
+    white = models.ForeignKey(Registration, verbose_name=_("white"), on_delete=models.PROTECT, related_name="+")
+    black = models.ForeignKey(Registration, verbose_name=_("black"), on_delete=models.PROTECT, related_name="+")
+    white_level = models.IntegerField(_("white's level"))
+    black_level = models.IntegerField(_("black's level"))
+    handicap = models.PositiveSmallIntegerField(_("handicap"), validators=[MaxValueValidator(9)])
+    komi_kind = models.CharField(_("komi"), max_length=10, choices=Komi.choices)
+    komi = models.DecimalField(_("komi points"), max_digits=4, decimal_places=1)
+    result = models.CharField(_("result"), max_length=20, choices=BoardResult.choices, blank=True, default="")
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("entered by"), on_delete=models.SET_NULL, null=True, blank=True
+    )
+    entered_at = models.DateTimeField(_("entered at"), null=True, blank=True)
+    version = models.PositiveIntegerField(_("version"), default=0)
+
+    class Meta:
+        verbose_name = _("board")
+        verbose_name_plural = _("boards")
+        ordering = ["round", "number"]
+        constraints = [models.UniqueConstraint(fields=["round", "number"], name="go_board_unique_number")]
+
+    def __str__(self) -> str:
+        return f"{self.round}: {self.number}"
+
+    @property
+    def winner_colour(self) -> str | None:
+        return {"white": "white", "white_forfeit": "white", "black": "black", "black_forfeit": "black"}.get(self.result)
+
+
+class Bye(models.Model):
+    round = models.ForeignKey(Round, verbose_name=_("round"), on_delete=models.CASCADE, related_name="byes")
+    registration = models.ForeignKey(Registration, verbose_name=_("player"), on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("bye")
+        verbose_name_plural = _("byes")
+        constraints = [models.UniqueConstraint(fields=["round", "registration"], name="go_bye_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.round}: {self.registration}"
+
+
+class StandingRow(models.Model):
+    """A player's line of the standings after a finished round, as the engine computed it (levels per round)."""
+
+    round = models.ForeignKey(Round, verbose_name=_("round"), on_delete=models.CASCADE, related_name="standings")
+    registration = models.ForeignKey(
+        Registration, verbose_name=_("player"), on_delete=models.CASCADE, related_name="standings"
+    )
+    place = models.PositiveIntegerField(_("place"))
+    shared = models.BooleanField(_("shared place"), default=False)
+    start_level = models.IntegerField(_("start level"))
+    level = models.IntegerField(_("level"))
+    tiebreak = models.IntegerField(_("tie-break"), null=True, blank=True)
+    streak = models.PositiveSmallIntegerField(_("winning streak"), default=0)
+    explanation_en = models.TextField(blank=True)
+    explanation_ru = models.TextField(blank=True)
+
+    class Meta:
+        verbose_name = _("standing")
+        verbose_name_plural = _("standings")
+        ordering = ["round", "place", "id"]
+        constraints = [models.UniqueConstraint(fields=["round", "registration"], name="go_standing_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.round}: {self.place}. {self.registration}"
+
+
+# --- DIRS, the club rating (rules/go.md, part 2) -----------------------------------------------------------------
+
+
+class DirsRating(models.Model):
+    """A player's current DIRS rating and acceleration; the history is the ``DirsGame`` rows."""
+
+    player = models.OneToOneField(Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="dirs")
+    rating = models.PositiveIntegerField(_("DIRS rating"))
+    acceleration = models.PositiveSmallIntegerField(_("acceleration"), default=0)
+    initial_rating = models.PositiveIntegerField(_("initial rating"))
+    declared_rank = models.CharField(_("declared rank"), max_length=10)
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    games = models.PositiveIntegerField(_("rated games"), default=0)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("DIRS rating")
+        verbose_name_plural = _("DIRS ratings")
+        ordering = ["-rating", "player__last_name"]
+        indexes = [models.Index(fields=["-rating"], name="go_dirs_rating_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.rating:03d}"
+
+
+class DirsWinner(models.TextChoices):
+    WHITE = "white", _("white")
+    BLACK = "black", _("black")
+
+
+class DirsGame(models.Model):
+    """A club game, rated in the order entered; before/after for both players and why it counted or not."""
+
+    date = models.DateField(_("date"))
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    white = models.ForeignKey(Player, verbose_name=_("white"), on_delete=models.PROTECT, related_name="+")
+    black = models.ForeignKey(Player, verbose_name=_("black"), on_delete=models.PROTECT, related_name="+")
+    handicap = models.PositiveSmallIntegerField(_("handicap"), validators=[MaxValueValidator(9)])
+    komi = models.CharField(_("komi"), max_length=10, choices=Komi.choices)
+    winner = models.CharField(_("winner"), max_length=5, choices=DirsWinner.choices)
+    rated = models.BooleanField(_("rated"))
+    reason_en = models.TextField(_("reason (English)"), blank=True)
+    reason_ru = models.TextField(_("reason (Russian)"), blank=True)
+    explanation_en = models.TextField(blank=True)
+    explanation_ru = models.TextField(blank=True)
+    white_before = models.PositiveIntegerField()
+    white_after = models.PositiveIntegerField()
+    black_before = models.PositiveIntegerField()
+    black_after = models.PositiveIntegerField()
+    white_acceleration_after = models.PositiveSmallIntegerField(default=0)
+    black_acceleration_after = models.PositiveSmallIntegerField(default=0)
+    board = models.OneToOneField(
+        Board, verbose_name=_("tournament board"), on_delete=models.SET_NULL, null=True, blank=True, related_name="dirs"
+    )
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("entered by"), on_delete=models.SET_NULL, null=True, blank=True
+    )
+    entered_at = models.DateTimeField(_("entered at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("DIRS game")
+        verbose_name_plural = _("DIRS games")
+        ordering = ["-id"]
+        indexes = [
+            models.Index(fields=["white", "id"], name="go_dirs_white_idx"),
+            models.Index(fields=["black", "id"], name="go_dirs_black_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.date}: {self.white} - {self.black}"

@@ -1,5 +1,29 @@
-from django.urls import path  # noqa: F401
+"""Go: self-handicap tournaments run round by round, and the DIRS club rating (rules/go.md)."""
+
+from django.urls import path
+
+from . import views
 
 app_name = "go"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("new/", views.tournament_create, name="tournament_create"),
+    path("<int:pk>/", views.tournament_detail, name="tournament"),
+    path("<int:pk>/register/", views.registration_add, name="registration_add"),
+    path("<int:pk>/registrations/<int:reg_id>/withdraw/", views.registration_withdraw, name="registration_withdraw"),
+    path("<int:pk>/absence/", views.absence_set, name="absence_set"),
+    path("<int:pk>/pair/", views.round_pair, name="round_pair"),
+    path("<int:pk>/rounds/<int:number>/", views.round_detail, name="round"),
+    path("<int:pk>/rounds/<int:number>/edit/", views.round_edit, name="round_edit"),
+    path("<int:pk>/rounds/<int:number>/result/", views.result_enter, name="result_enter"),
+    path("<int:pk>/standings/", views.standings, name="standings"),
+    path("<int:pk>/players/<int:reg_id>/", views.player_games, name="player_games"),
+    path("<int:pk>/egd.h9", views.egd_export, name="egd_export"),
+    path("dirs/", views.dirs_leaderboard, name="dirs_leaderboard"),
+    path("dirs/players/<int:player_id>/", views.dirs_player, name="dirs_player"),
+    path("dirs/games/new/", views.dirs_game_new, name="dirs_game_new"),
+    path("dirs/ratings/new/", views.dirs_initial, name="dirs_initial"),
+    path("calculator/", views.calculator, name="calculator"),
+    path("calculator.json", views.calculator_json, name="calculator_json"),
+]

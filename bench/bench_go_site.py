@@ -1,0 +1,171 @@
+"""Go on the site under load: a 500-player self-handicap tournament with four rounds played.
+
+Targets (issue 6): "pair next round" from the page (a POST through the Django test client, end to end, boards
+saved) in under 3 s; the standings page of that tournament in under 150 ms at the median. PostgreSQL: the
+configured connection when Django is already set up on PostgreSQL (``make bench`` runs modules in one process),
+else ``DATABASE_URL`` when it is a postgres URL, else a ``bench_go_site`` database created when missing. The
+tournament is loaded once and reused while it is complete; the measured round is removed again afterwards.
+
+    python -m bench.bench_go_site
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import statistics
+import time
+from urllib.parse import urlsplit, urlunsplit
+
+DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/bench_go_site"
+PLAYERS = 500
+ROUNDS_PLAYED = 4
+NAME = "Bench Go 500"
+PAIR_TARGET = 3.0
+STANDINGS_TARGET = 0.150
+REQUESTS = 30
+WARM_UP = 3
+
+
+def _database_url() -> str:
+    url = os.environ.get("DATABASE_URL", "")
+    return url if url.startswith(("postgres://", "postgresql://")) else DEFAULT_URL
+
+
+def _ensure_database(url: str) -> None:
+    import psycopg
+    from psycopg import sql
+
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/")
+    admin_url = urlunsplit((parts.scheme, parts.netloc, "/postgres", parts.query, ""))
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+
+
+def _setup() -> None:
+    from django.apps import apps
+
+    if not apps.ready:
+        url = _database_url()
+        _ensure_database(url)
+        os.environ["DATABASE_URL"] = url
+        os.environ["DJANGO_SETTINGS_MODULE"] = "federation.settings.test"
+        import django
+
+        django.setup()
+    from django.conf import settings
+    from django.core.management import call_command
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        raise RuntimeError("bench_go_site measures PostgreSQL; Django is already set up with " + connection.vendor)
+    if "testserver" not in settings.ALLOWED_HOSTS and "*" not in settings.ALLOWED_HOSTS:
+        settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
+    call_command("migrate", verbosity=0)
+
+
+def _director():
+    from django.contrib.auth import get_user_model
+
+    user, _ = get_user_model().objects.get_or_create(
+        username="bench-go-director", defaults={"is_staff": True, "is_superuser": True}
+    )
+    return user
+
+
+def _tournament():
+    """The tournament with four rounds played, loaded through the services (results: the higher board wins)."""
+    from tournaments.go import services
+    from tournaments.go.models import GoTournament, Registration
+
+    go = GoTournament.objects.filter(tournament__name=NAME).first()
+    if go is not None:
+        complete = go.rounds.filter(number__lte=ROUNDS_PLAYED, completed=True).count() == ROUNDS_PLAYED
+        if complete and Registration.objects.filter(tournament=go).count() == PLAYERS:
+            go.rounds.filter(number__gt=ROUNDS_PLAYED).delete()
+            return go
+        go.rounds.all().delete()
+        go.registrations.all().delete()
+        tournament = go.tournament
+        go.delete()
+        tournament.delete()
+    day = datetime.date(2026, 3, 7)
+    go = services.go_tournament_create(
+        user=_director(),
+        name=NAME,
+        start_date=day,
+        end_date=day,
+        system="fus",
+        rounds=7,
+        half_stone=True,
+        acceleration=True,
+    )
+    Registration.objects.bulk_create(
+        [
+            Registration(
+                tournament=go,
+                name=f"Player {i:03d}",
+                name_latin=f"Player {i:03d}",
+                rating=2600 - (i * 2600) // PLAYERS,
+                rating_source="typed",
+            )
+            for i in range(PLAYERS)
+        ]
+    )
+    for _ in range(ROUNDS_PLAYED):
+        rnd = services.go_round_pair(go=go)
+        services.go_round_publish(round=rnd)
+        for k, number in enumerate(rnd.boards.order_by("number").values_list("number", flat=True)):
+            services.go_result_enter(round=rnd, board_number=number, result="white" if k % 3 else "black")
+    return go
+
+
+def run() -> list[dict]:
+    _setup()
+    from django.test import Client
+
+    from tournaments.go.models import Board
+
+    go = _tournament()
+    client = Client()
+    client.force_login(_director())
+    started = time.perf_counter()
+    response = client.post(f"/en/go/{go.pk}/pair/")
+    pair_seconds = time.perf_counter() - started
+    if response.status_code != 302:
+        raise RuntimeError(f"pairing answered {response.status_code}")
+    boards = Board.objects.filter(round__tournament=go, round__number=ROUNDS_PLAYED + 1).count()
+    go.rounds.filter(number__gt=ROUNDS_PLAYED).delete()
+
+    anonymous = Client()
+    url = f"/en/go/{go.pk}/standings/"
+    for _ in range(WARM_UP):
+        anonymous.get(url)
+    times = []
+    for _ in range(REQUESTS):
+        started = time.perf_counter()
+        page = anonymous.get(url)
+        times.append(time.perf_counter() - started)
+        if page.status_code != 200:
+            raise RuntimeError(f"standings answered {page.status_code}")
+    return [
+        {
+            "name": "go: pair next round, 500 players (POST)",
+            "seconds": pair_seconds,
+            "target": PAIR_TARGET,
+            "detail": f"round {ROUNDS_PLAYED + 1}, {boards} boards saved",
+        },
+        {
+            "name": "go: standings page, 500 players (median)",
+            "seconds": statistics.median(times),
+            "target": STANDINGS_TARGET,
+            "detail": f"{REQUESTS} requests, max {max(times) * 1000:.0f} ms",
+        },
+    ]
+
+
+if __name__ == "__main__":
+    for row in run():
+        print(f"{row['name']:<45} {row['seconds']:.3f}s (target {row['target']:.3f}s) {row['detail']}")

@@ -1,0 +1,116 @@
+"""The venue's pages: content and bounded queries; the Go sections; the admin."""
+
+import pytest
+
+from tests.factories import TournamentFactory, organiser
+from tournaments.go import services
+from tournaments.go.models import Board, DirsGame, DirsRating, GoTournament, Round
+from tournaments.go.sections import tournament_section
+
+from .helpers import EN, today
+
+pytestmark = pytest.mark.django_db
+
+
+def _played(players: int) -> GoTournament:
+    user = organiser()
+    go = services.go_tournament_create(
+        user=user,
+        name="Pages",
+        start_date=today(),
+        end_date=today(),
+        system="fus",
+        rounds=2,
+        half_stone=True,
+        acceleration=True,
+    )
+    for i in range(players):
+        services.go_registration_add(go=go, name=f"Player {i:03d}", rating=2000 - 7 * i)
+    rnd = services.go_round_pair(go=go)
+    services.go_round_publish(round=rnd)
+    for b in rnd.boards.all():
+        services.go_result_enter(round=rnd, board_number=b.number, result="black")
+    return go
+
+
+@pytest.mark.parametrize("players", [4, 40])
+def test_pages_use_a_bounded_number_of_queries(client, django_assert_max_num_queries, players):
+    go = _played(players)
+    with django_assert_max_num_queries(6):
+        page = client.get(f"{EN}/{go.pk}/standings/")
+    assert "Player 000" in page.content.decode()
+    with django_assert_max_num_queries(7):
+        page = client.get(f"{EN}/{go.pk}/rounds/1/")
+    text = page.content.decode()
+    assert "1 stone, no komi" in text or "even game" in text or "stones" in text
+    assert "black wins" in text
+    with django_assert_max_num_queries(8):
+        assert client.get(f"{EN}/{go.pk}/").status_code == 200
+    with django_assert_max_num_queries(6):
+        assert client.get(f"{EN}/").status_code == 200
+    reg = go.registrations.first()
+    with django_assert_max_num_queries(8):
+        page = client.get(f"{EN}/{go.pk}/players/{reg.pk}/")
+    assert page.status_code == 200
+
+
+def test_a_draft_round_is_hidden_from_visitors(client):
+    user = organiser()
+    go = services.go_tournament_create(
+        user=user,
+        name="Draft",
+        start_date=today(),
+        end_date=today(),
+        system="profs",
+        rounds=2,
+        half_stone=False,
+        acceleration=False,
+    )
+    services.go_registration_add(go=go, name="A", rating=1000)
+    services.go_registration_add(go=go, name="B", rating=900)
+    services.go_round_pair(go=go)
+    assert client.get(f"{EN}/{go.pk}/rounds/1/").status_code == 404
+    client.force_login(user)
+    assert client.get(f"{EN}/{go.pk}/rounds/1/").status_code == 200
+
+
+def test_russian_pages_show_the_data(client):
+    go = _played(4)
+    page = client.get(f"/go/{go.pk}/standings/")
+    assert page.status_code == 200
+    assert "Player 000" in page.content.decode()
+
+
+def test_tournament_section(rf):
+    go = _played(2)
+    html = tournament_section(rf.get("/"), go.tournament)
+    assert f"/go/{go.pk}/rounds/1/" in html
+    assert tournament_section(rf.get("/"), TournamentFactory()) is None
+
+
+def test_admin_pages(admin_client):
+    go = _played(4)
+    for model in (GoTournament, Round, Board, DirsRating, DirsGame):
+        name = model._meta.model_name
+        if model is Board:
+            continue
+        assert admin_client.get(f"/en/admin/go/{name}/").status_code == 200
+    rnd = Round.objects.get(tournament=go)
+    assert admin_client.get(f"/en/admin/go/round/{rnd.pk}/change/").status_code == 200
+    assert admin_client.get("/en/admin/go/dirsgame/add/").status_code == 200
+
+
+def test_admin_records_a_dirs_game(admin_client):
+    from tests.factories import PlayerFactory
+
+    a, b = PlayerFactory(), PlayerFactory()
+    services.dirs_rating_set_initial(player=a, rank="1d")
+    services.dirs_rating_set_initial(player=b, rank="1d")
+    response = admin_client.post(
+        "/en/admin/go/dirsgame/add/",
+        {"date": "2026-03-07", "white": a.pk, "black": b.pk, "handicap": 0, "komi": "normal", "winner": "black"},
+    )
+    assert response.status_code == 302
+    game = DirsGame.objects.get()
+    assert game.rated
+    assert (game.black_before, game.black_after) == (210, 211)

@@ -1,0 +1,64 @@
+"""A director on a phone pairs round 1 of a Go tournament, publishes it and enters its results; a player sees them."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.factories import organiser
+from tournaments.go import services
+from tournaments.go.models import Board
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_pair_a_round_and_enter_its_results(live_server, page):
+    import datetime
+
+    from federation.roles import ensure_roles
+
+    ensure_roles()
+    user = organiser(username="director")
+    go = services.go_tournament_create(
+        user=user,
+        name="Venue Cup",
+        start_date=datetime.date(2026, 3, 7),
+        end_date=datetime.date(2026, 3, 7),
+        system="fus",
+        rounds=3,
+        half_stone=True,
+        acceleration=True,
+    )
+    for name, rating in (("Alpha", 2100), ("Bravo", 2000), ("Charlie", 1900), ("Delta", 1800)):
+        services.go_registration_add(go=go, name=name, rating=rating)
+
+    page.goto(f"{live_server.url}/en/admin/login/?next=/en/go/{go.pk}/")
+    page.get_by_label("Username").fill("director")
+    page.get_by_label("Password").fill("pass-word-123")
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("heading", name="Venue Cup")).to_be_visible()
+
+    page.get_by_role("button", name="Pair next round").click()
+    expect(page).to_have_url(re.compile(rf"/en/go/{go.pk}/rounds/1/$"))
+    expect(page.get_by_text("draft")).to_be_visible()
+    expect(page.locator("#board-1")).to_contain_text("Alpha")
+    expect(page.locator("#board-1")).to_contain_text("1 stone, reverse komi 6.5")
+    page.get_by_role("button", name="Publish").click()
+    expect(page.get_by_text("Round 1 is published.")).to_be_visible()
+
+    page.get_by_label("Result of board 1").select_option("black")
+    page.locator("#board-1").get_by_role("button", name="Save").click()
+    expect(page.locator("#board-1")).to_contain_text("black wins")
+    page.get_by_label("Result of board 2").select_option("white")
+    page.locator("#board-2").get_by_role("button", name="Save").click()
+    expect(page.locator("#board-2")).to_contain_text("white wins")
+    expect(page.get_by_text("All results are in.")).to_be_visible()
+    assert sorted(Board.objects.values_list("result", flat=True)) == ["black", "white"]
+
+    page.get_by_role("link", name="Standings").first.click()
+    expect(page.locator("#standings")).to_contain_text("Bravo")
+    rows = page.locator("#standings tbody tr")
+    # Alpha lost but stays on 42; Bravo won on black: 40 + 1 = 41.
+    expect(rows.nth(0)).to_contain_text("Alpha")
+    expect(rows.nth(1)).to_contain_text("Bravo")
+    expect(rows.nth(1)).to_contain_text("41")

@@ -1,0 +1,118 @@
+"""The director's and the club's forms. They only read and check the input; the services decide and write."""
+
+import datetime
+
+from django import forms
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from federation.models import Club, Player
+from tournaments.models import GoSystem
+
+from .models import BoardResult, DirsWinner, Komi
+
+
+class TournamentCreateForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=200)
+    start_date = forms.DateField(label=_("Start date"), widget=forms.DateInput(attrs={"type": "date"}))
+    end_date = forms.DateField(label=_("End date"), widget=forms.DateInput(attrs={"type": "date"}))
+    city = forms.CharField(label=_("City"), max_length=100, required=False)
+    country = forms.CharField(label=_("Country"), max_length=2, initial="RU")
+    system = forms.ChoiceField(label=_("System"), choices=GoSystem.choices, initial=GoSystem.FUS)
+    rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=30, initial=5)
+    half_stone = forms.BooleanField(label=_("Half-stone step"), required=False, initial=True)
+    acceleration = forms.BooleanField(label=_("Acceleration"), required=False, initial=True)
+    draws_allowed = forms.BooleanField(label=_("Draws allowed"), required=False)
+    tiebreak = forms.BooleanField(label=_("Tie-break"), required=False, initial=True)
+    komi_normal = forms.DecimalField(label=_("Normal komi"), max_digits=4, decimal_places=1, initial=6.5, min_value=0)
+    komi_none = forms.DecimalField(
+        label=_("Komi of a 'no komi' game"), max_digits=4, decimal_places=1, initial=0.5, min_value=0
+    )
+    komi_reverse = forms.DecimalField(label=_("Reverse komi"), max_digits=4, decimal_places=1, initial=6.5, min_value=0)
+    rate_in_club = forms.BooleanField(label=_("DIRS: rate games in the club rating"), required=False, initial=True)
+    club = forms.ModelChoiceField(label=_("Club"), queryset=Club.objects.order_by("name"), required=False)
+    time_minutes = forms.IntegerField(label=_("Main time, minutes"), min_value=1, max_value=600, initial=60)
+
+    def clean(self):
+        data = super().clean()
+        start, end = data.get("start_date"), data.get("end_date")
+        if start and end and end < start:
+            self.add_error("end_date", _("The end date is before the start date."))
+        return data
+
+
+class RegistrationForm(forms.Form):
+    player = forms.ModelChoiceField(
+        label=_("Member"),
+        queryset=Player.objects.filter(is_bot=False).order_by("last_name", "first_name"),
+        required=False,
+    )
+    name = forms.CharField(label=_("or a name (not a member)"), max_length=200, required=False)
+    rating = forms.IntegerField(label=_("Rating"), required=False, help_text=_("Empty: the member's DIRS rating."))
+    country = forms.CharField(label=_("Country"), max_length=2, required=False)
+    club_name = forms.CharField(label=_("Club"), max_length=100, required=False)
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("player") and not (data.get("name") or "").strip():
+            raise forms.ValidationError(_("Choose a member or type a name."))
+        return data
+
+
+class AbsenceForm(forms.Form):
+    registration = forms.IntegerField(widget=forms.HiddenInput)
+    round_number = forms.IntegerField(label=_("Round"), min_value=1)
+    absent = forms.BooleanField(required=False)
+
+
+class RoundEditForm(forms.Form):
+    ACTIONS = ("unpair", "pair", "swap", "bye", "unbye", "repair", "publish", "unpublish")
+    action = forms.ChoiceField(choices=[(a, a) for a in ACTIONS])
+    board = forms.IntegerField(required=False, min_value=1)
+    first = forms.IntegerField(label=_("Player"), required=False)
+    second = forms.IntegerField(label=_("Second player"), required=False)
+
+
+class ResultForm(forms.Form):
+    board = forms.IntegerField(label=_("Board"), min_value=1)
+    result = forms.ChoiceField(label=_("Result"), choices=[c for c in BoardResult.choices if c[0]])
+    version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+
+class DirsInitialForm(forms.Form):
+    player = forms.ModelChoiceField(
+        label=_("Player"), queryset=Player.objects.filter(is_bot=False, dirs__isnull=True).order_by("last_name")
+    )
+    rank = forms.CharField(label=_("Declared rank"), max_length=10, help_text=_("For example 5k or 2d."))
+    club = forms.ModelChoiceField(label=_("Club"), queryset=Club.objects.order_by("name"), required=False)
+
+
+class DirsGameForm(forms.Form):
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    club = forms.ModelChoiceField(label=_("Club"), queryset=Club.objects.order_by("name"), required=False)
+    white = forms.ModelChoiceField(
+        label=_("White"), queryset=Player.objects.filter(dirs__isnull=False).order_by("last_name", "first_name")
+    )
+    black = forms.ModelChoiceField(
+        label=_("Black"), queryset=Player.objects.filter(dirs__isnull=False).order_by("last_name", "first_name")
+    )
+    handicap = forms.IntegerField(label=_("Stones"), min_value=0, max_value=9, initial=0)
+    komi = forms.ChoiceField(label=_("Komi"), choices=Komi.choices, initial=Komi.NORMAL)
+    winner = forms.ChoiceField(label=_("Winner"), choices=DirsWinner.choices)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["date"].initial = timezone.localdate()
+
+    def clean_date(self):
+        value = self.cleaned_data["date"]
+        if value > timezone.localdate() + datetime.timedelta(days=1):
+            raise forms.ValidationError(_("The date is in the future."))
+        return value
+
+
+class CalculatorForm(forms.Form):
+    scale = forms.ChoiceField(choices=[("tournament", "tournament"), ("dirs", "dirs")])
+    a = forms.IntegerField(min_value=0, max_value=3000)
+    b = forms.IntegerField(min_value=0, max_value=3000)
+    half_stone = forms.BooleanField(required=False)
