@@ -6,9 +6,9 @@ from tournaments.models import Result, Tournament
 
 
 class TournamentTable(tables.Table):
-    end_date = tables.DateColumn(verbose_name=_("Date"), format="Y-m-d")
+    end_date = tables.Column(verbose_name=_("Date"))
     name = tables.Column(verbose_name=_("Tournament"), linkify=True)
-    discipline = tables.Column(verbose_name=_("Discipline"))
+    discipline = tables.Column(verbose_name=_("Discipline"), accessor="get_discipline_display", order_by="discipline")
     city = tables.Column(verbose_name=_("City"))
     result_count = tables.Column(verbose_name=_("Participants"), attrs={"td": {"class": "text-end"}})
 
