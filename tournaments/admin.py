@@ -6,6 +6,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
+from ratings.mahjong.admin_hooks import TOURNAMENT_ACTIONS
 from tournaments import services
 from tournaments.models import ORGANISER_MAX_K, Result, Stage, Tournament, TournamentStatus
 
@@ -112,7 +113,7 @@ class TournamentAdmin(SimpleHistoryAdmin):
     search_fields = ["name", "city"]
     date_hierarchy = "end_date"
     autocomplete_fields = ["judges"]
-    actions = ["submit", "approve", "accredit", "withdraw_accreditation", "return_to_draft"]
+    actions = ["submit", "approve", "return_to_draft", *TOURNAMENT_ACTIONS]
     fieldsets = [
         (None, {"fields": ["discipline", "name", ("start_date", "end_date"), ("city", "country"), "organiser"]}),
         (_("Status"), {"fields": [("status", "submitted_at"), ("approved_by", "approved_at")]}),
@@ -189,7 +190,7 @@ class TournamentAdmin(SimpleHistoryAdmin):
             for name in ("approve", "return_to_draft"):
                 actions.pop(name, None)
         if not request.user.has_perm("tournaments.accredit_tournament"):
-            for name in ("accredit", "withdraw_accreditation"):
+            for name in [name for name in actions if name.startswith("mahjong_")]:
                 actions.pop(name, None)
         return actions
 
@@ -234,13 +235,3 @@ class TournamentAdmin(SimpleHistoryAdmin):
     @admin.action(description=_("Return to draft"))
     def return_to_draft(self, request, queryset):
         self._run(request, queryset, services.tournament_return_to_draft, _("Returned to draft: %(count)d."))
-
-    @admin.action(description=_("Accredit"))
-    def accredit(self, request, queryset):
-        self._run(request, queryset, services.tournament_accredit, _("Accredited: %(count)d."), accredited=True)
-
-    @admin.action(description=_("Withdraw accreditation"))
-    def withdraw_accreditation(self, request, queryset):
-        self._run(
-            request, queryset, services.tournament_accredit, _("Accreditation withdrawn: %(count)d."), accredited=False
-        )

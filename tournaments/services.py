@@ -82,8 +82,10 @@ def tournament_result_problems(*, tournament: Tournament, places: Iterable[int] 
     if not places:
         return [_("The tournament has no results.")]
     problems: list[str] = []
-    if tournament.discipline == Discipline.MAHJONG and not tournament.hanchans:
-        problems.append(_("Hanchans: the number of hanchans is not entered."))
+    if tournament.discipline == Discipline.MAHJONG:
+        from ratings.mahjong.services import mahjong_tournament_problems
+
+        problems += mahjong_tournament_problems(tournament)
     if tournament.discipline == Discipline.CARD_GAMES and not tournament.k:
         problems.append(_("Coefficient K is not set."))
     declared = tournament.participants if tournament.discipline == Discipline.MAHJONG else None
@@ -166,20 +168,6 @@ def _refresh_counts(tournament: Tournament, extra_player_ids: Iterable[int] = ()
 def tournament_results_changed(*, tournament: Tournament, player_ids_before: Iterable[int]) -> None:
     """After results were edited (the admin's inline), keep the players' tournament counts right."""
     _refresh_counts(tournament, player_ids_before)
-
-
-@transaction.atomic
-def tournament_accredit(*, tournament: Tournament, user: AbstractBaseUser, accredited: bool = True) -> Tournament:
-    """Federation staff accredit (or withdraw the accreditation of) a mahjong tournament, recording who and when."""
-    if not user.has_perm("tournaments.accredit_tournament"):
-        raise PermissionDenied(_("Only federation staff may accredit tournaments."))
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    tournament.accredited = accredited
-    tournament.accredited_by = user
-    tournament.accredited_at = timezone.now()
-    tournament._change_reason = "accredited" if accredited else "accreditation withdrawn"
-    tournament.save(update_fields=["accredited", "accredited_by", "accredited_at"])
-    return tournament
 
 
 @transaction.atomic

@@ -139,17 +139,32 @@ def test_organiser_submits_but_cannot_approve(client):
 
 def test_staff_approve_and_accredit(client):
     staff = federation_staff()
-    tournament = _submitted(organiser())
+    tournament = TournamentFactory(
+        organiser=organiser(), status=TournamentStatus.SUBMITTED, discipline="mahjong", k=None, hanchans=8
+    )
+    for place in range(1, 5):
+        ResultFactory(tournament=tournament, place=place)
     client.force_login(staff)
     changelist = "/admin/tournaments/tournament/"
     client.post(changelist, {"action": "approve", "_selected_action": [tournament.pk]})
-    client.post(changelist, {"action": "accredit", "_selected_action": [tournament.pk]})
+    client.post(changelist, {"action": "mahjong_accredit", "_selected_action": [tournament.pk]})
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.APPROVED
     assert tournament.approved_by == staff
     assert tournament.accredited
     assert tournament.accredited_by == staff
     assert tournament.accredited_at is not None
+
+
+def test_organisers_cannot_accredit(client):
+    user = organiser()
+    tournament = TournamentFactory(organiser=user, status=TournamentStatus.DRAFT, discipline="mahjong", hanchans=8)
+    client.force_login(user)
+    text = client.get("/admin/tournaments/tournament/").content.decode()
+    assert "mahjong_accredit" not in text
+    client.post("/admin/tournaments/tournament/", {"action": "mahjong_accredit", "_selected_action": [tournament.pk]})
+    tournament.refresh_from_db()
+    assert not tournament.accredited
 
 
 def test_approval_and_return_to_draft_keep_the_players_tournament_counts(client):

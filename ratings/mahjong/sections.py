@@ -1,0 +1,135 @@
+"""The mahjong fragments of the shared player page and tournament page (``federation.sections``).
+
+Settings: ``PLAYER_PAGE_SECTIONS += ["ratings.mahjong.sections.player_section"]`` and
+``TOURNAMENT_PAGE_SECTIONS += ["ratings.mahjong.sections.tournament_section"]``. Each reads a bounded number of
+queries whatever the number of snapshots or results.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from federation.models import Player
+from ratings.engines import mahjong as engine
+from ratings.mahjong.selectors import (
+    latest_snapshots,
+    mahjong_data,
+    mahjong_lists,
+    mahjong_settings,
+    player_entries,
+    tournament_names,
+)
+from ratings.mahjong.services import mahjong_tournament_problems
+from ratings.models import RatingEntry
+from tournaments.models import Discipline, Tournament, TournamentStatus
+
+
+def player_context(*, player: Player, as_of: date | None, language: str) -> dict:
+    """Each list's rating of the player as of a date, the breakdown of part A and part B, and the chart's points."""
+    lists = list(mahjong_lists())
+    snapshots = latest_snapshots(lists=lists, as_of=as_of)
+    entries = {
+        entry.snapshot_id: entry
+        for entry in RatingEntry.objects.filter(player=player, snapshot__in=list(snapshots.values()))
+    }
+    history = player_entries(player=player, lists=lists)
+    ids = {score["t"] for entry in entries.values() for score in entry.details.get("scores", [])}
+    names = tournament_names(ids)
+    ru = language.startswith("ru")
+    rows = []
+    chart = []
+    for rating_list in lists:
+        snapshot = snapshots.get(rating_list.pk)
+        entry = entries.get(snapshot.pk) if snapshot else None
+        scores = []
+        formula: list[str] = []
+        if entry is not None:
+            scores = [{**score, "tournament": names.get(score["t"])} for score in entry.details.get("scores", [])]
+            formula = entry.details.get("formula", {}).get("ru" if ru else "en", [])
+        rows.append(
+            {
+                "list": rating_list,
+                "name": rating_list.display_name(language),
+                "snapshot": snapshot,
+                "entry": entry,
+                "scores": scores,
+                "formula": formula,
+            }
+        )
+        if history[rating_list.pk]:
+            chart.append(
+                {"id": rating_list.pk, "label": rating_list.display_name(language), "points": history[rating_list.pk]}
+            )
+    return {
+        "player": player,
+        "rows": rows,
+        "chart": chart,
+        "has_any": any(row["entry"] for row in rows) or bool(chart),
+    }
+
+
+def player_section(request, player: Player) -> str | None:
+    context = player_context(player=player, as_of=None, language=get_language() or "ru")
+    if not context["has_any"]:
+        return None
+    context["in_section"] = True
+    return render_to_string("ratings/mahjong/_player.html", context, request=request)
+
+
+def _w_by_stage(tournament: engine.Tournament, coefficients: engine.Coefficients) -> list[dict]:
+    rows = []
+    played = 0
+    for number, stage in enumerate(tournament.stages, start=1):
+        played += stage.hanchans
+        rows.append({"stage": number, "hanchans": played, "w": coefficients.w_cents(played) / engine.CENT})
+    return rows
+
+
+def tournament_context(*, tournament: Tournament, today: date, language: str) -> dict:
+    data = mahjong_data(
+        start=tournament.end_date, end=tournament.end_date, tournaments=Tournament.objects.filter(pk=tournament.pk)
+    )
+    problems = mahjong_tournament_problems(tournament)
+    key = str(tournament.pk)
+    converted = next((t for t in data.tournaments if t.id == key), None)
+    countries = {pid: p.country for pid, p in data.players.items()}
+    ru = language.startswith("ru")
+    statuses = []
+    for rating_list in mahjong_lists():
+        settings = mahjong_settings(rating_list)
+        name = rating_list.display_name(language)
+        reasons: list[str] = []
+        if tournament.status != TournamentStatus.APPROVED:
+            reasons.append(_("not approved by federation staff yet"))
+        if converted is None:
+            reasons.append(data.invalid.get(key, _("its data cannot be rated")))
+            a = 0
+        else:
+            reasons += [r.ru if ru else r.en for r in engine.eligibility(converted, settings, countries)]
+            a = engine.age_bp(converted.end_date, today)
+            if converted.end_date > today:
+                reasons.insert(0, _("ends after today"))
+            elif a == 0:
+                reasons.insert(0, _("older than two years"))
+        statuses.append({"list": rating_list, "name": name, "counts": not reasons, "reasons": reasons, "a": a / 100})
+    coefficients = engine.tournament_coefficients(converted) if converted is not None else None
+    return {
+        "tournament": tournament,
+        "converted": converted,
+        "coefficients": coefficients,
+        "stages": _w_by_stage(converted, coefficients) if converted is not None and converted.is_cutoff else [],
+        "statuses": statuses,
+        "problems": problems,
+    }
+
+
+def tournament_section(request, tournament: Tournament) -> str | None:
+    if tournament.discipline != Discipline.MAHJONG:
+        return None
+    context = tournament_context(tournament=tournament, today=timezone.localdate(), language=get_language() or "ru")
+    return render_to_string("ratings/mahjong/_tournament.html", context, request=request)

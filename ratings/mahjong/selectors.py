@@ -1,0 +1,221 @@
+"""Reads for the mahjong lists: the engine's input from the database, snapshots, entries and histories.
+
+The engine's input is read in four queries whatever the number of tournaments (tournaments, stages, results,
+players) and turned into the engine's frozen dataclasses once; a rebuild of many dates reads it once for the whole
+range and picks each date's window in memory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date
+
+from dateutil.relativedelta import relativedelta
+from django.db.models import QuerySet
+
+from federation.models import Player
+from federation.selectors import player_search
+from ratings.engines import mahjong as engine
+from ratings.engines.common import EngineError
+from ratings.mahjong.params import ENGINE_PRESETS, list_settings
+from ratings.models import RatingEntry, RatingList, RatingSnapshot
+from tournaments.models import Discipline, Result, Stage, Tournament, TournamentStatus
+
+MAHJONG_ENGINES = tuple(ENGINE_PRESETS)
+#: A tournament takes part for 24 whole months after its end (`rules/mahjong.md`, "Age coefficient A"); a window
+#: a month wider than that is read so that every tournament with A > 0 on the date is certainly among those read.
+WINDOW = relativedelta(months=25)
+
+
+@dataclass
+class MahjongData:
+    """Every approved mahjong tournament that can count on some date of a range, as the engine sees it."""
+
+    tournaments: list[engine.Tournament] = field(default_factory=list)
+    """Sorted by end date; only those whose data the engine accepts."""
+    digests: dict[str, str] = field(default_factory=dict)
+    """Tournament id -> a digest of everything about it a list reads (its results' players' countries included)."""
+    invalid: dict[str, str] = field(default_factory=dict)
+    """Tournament id -> why its data cannot be rated (an approved tournament with impossible data)."""
+    players: dict[str, engine.Player] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)
+    """Tournament id -> its name, for the pages and the summaries."""
+
+    def window(self, as_of: date) -> list[engine.Tournament]:
+        """The tournaments with A > 0 on ``as_of`` (ended on or before it, less than 24 whole months ago)."""
+        return [t for t in self.tournaments if engine.age_bp(t.end_date, as_of) > 0]
+
+
+def mahjong_lists(*, active_only: bool = True) -> QuerySet[RatingList]:
+    lists = RatingList.objects.filter(engine__in=MAHJONG_ENGINES)
+    return lists.filter(is_active=True) if active_only else lists
+
+
+def mahjong_settings(rating_list: RatingList) -> engine.ListSettings:
+    return list_settings(rating_list.engine, rating_list.params)
+
+
+def rated_tournaments() -> QuerySet[Tournament]:
+    """The tournaments the lists read: approved mahjong tournaments (drafts and submissions do not count yet)."""
+    return Tournament.objects.filter(discipline=Discipline.MAHJONG, status=TournamentStatus.APPROVED)
+
+
+def to_engine_tournament(
+    row: dict, stages: list[tuple[int, int]], results: list[tuple[int | None, int, int | None, bool]]
+) -> engine.Tournament:
+    """One tournament as the engine sees it. N counts every result and substitute (`rules/mahjong.md`)."""
+    stage_tuple = tuple(engine.Stage(hanchans=h, players=p) for h, p in stages)
+    hanchans = sum(h for h, _ in stages) if stages and not row["hanchans"] else (row["hanchans"] or 0)
+    return engine.Tournament(
+        id=str(row["id"]),
+        end_date=row["end_date"],
+        players=max(row["participants"] or 0, len(results)),
+        hanchans=hanchans,
+        country=row["country"],
+        # Substitutes count in N but get no rating of their own (`rules/mahjong.md`, "The three lists").
+        results=tuple(
+            engine.Result(
+                player=None if player is None or substitute else str(player),
+                place=place,
+                hanchans=played,
+            )
+            for player, place, played, substitute in results
+        ),
+        stages=stage_tuple,
+        ema=row["ema"],
+        accredited=row["accredited"],
+        open=row["is_open"],
+        online=row["online"],
+        rank_restricted=row["rank_restricted"],
+        rank_restriction_legitimate=row["rank_restriction_legitimate"],
+        name=row["name"],
+    )
+
+
+TOURNAMENT_FIELDS = (
+    "id",
+    "name",
+    "end_date",
+    "participants",
+    "hanchans",
+    "country",
+    "ema",
+    "accredited",
+    "is_open",
+    "online",
+    "rank_restricted",
+    "rank_restriction_legitimate",
+)
+
+
+def mahjong_data(*, start: date, end: date, tournaments: QuerySet[Tournament] | None = None) -> MahjongData:
+    """The input of every list dated ``start``..``end``: four queries."""
+    queryset = tournaments if tournaments is not None else rated_tournaments()
+    rows = list(
+        queryset.filter(end_date__gt=start - WINDOW, end_date__lte=end)
+        .order_by("end_date", "id")
+        .values(*TOURNAMENT_FIELDS)
+    )
+    ids = [row["id"] for row in rows]
+    stages: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for tid, hanchans, players in (
+        Stage.objects.filter(tournament_id__in=ids)
+        .order_by("tournament_id", "number")
+        .values_list("tournament_id", "hanchans", "players")
+    ):
+        stages[tid].append((hanchans, players))
+    results: dict[int, list[tuple[int | None, int, int | None, bool]]] = defaultdict(list)
+    player_ids: set[int] = set()
+    for tid, player, place, played, substitute in (
+        Result.objects.filter(tournament_id__in=ids)
+        .order_by("tournament_id", "place", "id")
+        .values_list("tournament_id", "player_id", "place", "hanchans_played", "substitute")
+    ):
+        results[tid].append((player, place, played, substitute))
+        if player is not None:
+            player_ids.add(player)
+    data = MahjongData()
+    for pk, country, last, first in Player.objects.filter(pk__in=player_ids).values_list(
+        "pk", "country", "last_name", "first_name"
+    ):
+        data.players[str(pk)] = engine.Player(id=str(pk), country=country, name=f"{last} {first}".strip())
+    for row in rows:
+        tournament = to_engine_tournament(row, stages.get(row["id"], []), results.get(row["id"], []))
+        data.names[tournament.id] = row["name"]
+        try:
+            engine.validate_tournament(tournament, "tournament")
+        except EngineError as error:
+            data.invalid[tournament.id] = error.message if not error.field else f"{error.field}: {error.message}"
+            continue
+        data.tournaments.append(tournament)
+        countries = ",".join(data.players[r.player].country for r in tournament.results if r.player is not None)
+        data.digests[tournament.id] = hashlib.sha1(
+            (repr(tournament) + countries).encode(), usedforsecurity=False
+        ).hexdigest()
+    return data
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Snapshots and pages
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def snapshot_at(*, rating_list: RatingList, as_of: date | None = None, summary: bool = True) -> RatingSnapshot | None:
+    """The snapshot in force on ``as_of`` (the latest on or before it; today's latest when None)."""
+    snapshots = rating_list.snapshots.order_by("-as_of")
+    if not summary:
+        snapshots = snapshots.defer("summary")
+    if as_of is not None:
+        snapshots = snapshots.filter(as_of__lte=as_of)
+    return snapshots.first()
+
+
+def snapshot_dates(*, rating_list: RatingList) -> QuerySet[RatingSnapshot]:
+    return rating_list.snapshots.order_by("-as_of").only("id", "as_of", "computed_at", "rating_list_id")
+
+
+def snapshot_entries(*, snapshot: RatingSnapshot, search: str = "") -> QuerySet[RatingEntry]:
+    entries = RatingEntry.objects.filter(snapshot=snapshot).select_related("player__club")
+    if search.strip():
+        entries = entries.filter(player__in=player_search(queryset=Player.objects.all(), search=search))
+    return entries.defer("details")
+
+
+def snapshot_cities(*, snapshot: RatingSnapshot) -> list[str]:
+    return list(
+        Player.objects.filter(pk__in=RatingEntry.objects.filter(snapshot=snapshot).values("player_id"))
+        .exclude(city="")
+        .order_by("city")
+        .values_list("city", flat=True)
+        .distinct()
+    )
+
+
+def player_entries(*, player: Player, lists: list[RatingList]) -> dict[int, list[dict]]:
+    """Every snapshot entry of a player in these lists, oldest first, per list id: the chart's points."""
+    history: dict[int, list[dict]] = {rating_list.pk: [] for rating_list in lists}
+    rows = (
+        RatingEntry.objects.filter(player=player, snapshot__rating_list__in=lists)
+        .order_by("snapshot__as_of")
+        .values_list("snapshot__rating_list_id", "snapshot__as_of", "rating", "rank")
+    )
+    for list_id, as_of, rating, rank in rows:
+        history[list_id].append({"date": as_of.isoformat(), "rating": float(rating), "rank": rank})
+    return history
+
+
+def latest_snapshots(*, lists: list[RatingList], as_of: date | None = None) -> dict[int, RatingSnapshot]:
+    """The snapshot in force of each list: one query per list (three lists, three queries)."""
+    found = {}
+    for rating_list in lists:
+        snapshot = snapshot_at(rating_list=rating_list, as_of=as_of, summary=False)
+        if snapshot is not None:
+            found[rating_list.pk] = snapshot
+    return found
+
+
+def tournament_names(ids: list[str] | set[str]) -> dict[str, Tournament]:
+    pks = [int(pk) for pk in ids if str(pk).isdigit()]
+    return {str(t.pk): t for t in Tournament.objects.filter(pk__in=pks).only("id", "name", "end_date", "city")}

@@ -1,0 +1,146 @@
+"""Public pages of the mahjong lists: thin views over ``ratings.mahjong.selectors``."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.core.paginator import Paginator
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+from django_tables2 import RequestConfig
+from django_tables2.export import TableExport
+
+from federation.models import Player
+from ratings.engines.common import EngineError
+from ratings.mahjong import calculator
+from ratings.mahjong.filters import MahjongEntryFilter
+from ratings.mahjong.sections import player_context
+from ratings.mahjong.selectors import (
+    latest_snapshots,
+    mahjong_lists,
+    snapshot_at,
+    snapshot_cities,
+    snapshot_dates,
+    snapshot_entries,
+    tournament_names,
+)
+from ratings.mahjong.tables import MahjongEntryTable
+from ratings.models import RatingList
+
+PER_PAGE = 50
+
+
+def _list_or_404(slug: str) -> RatingList:
+    rating_list = mahjong_lists().filter(slug=slug).first()
+    if rating_list is None:
+        raise Http404(_("No such mahjong list."))
+    return rating_list
+
+
+def _requested_date(request) -> tuple[date | None, str]:
+    """The ``date`` of the query, or None with a message when it is not a date (never a 500)."""
+    raw = (request.GET.get("date") or "").strip()
+    if not raw:
+        return None, ""
+    try:
+        return date.fromisoformat(raw), ""
+    except ValueError:
+        return None, _("“%(value)s” is not a date (YYYY-MM-DD); the latest list is shown.") % {"value": raw}
+
+
+@require_GET
+def index(request):
+    lists = list(mahjong_lists())
+    snapshots = latest_snapshots(lists=lists)
+    language = get_language() or "ru"
+    rows = [{"list": rl, "name": rl.display_name(language), "snapshot": snapshots.get(rl.pk)} for rl in lists]
+    return render(request, "ratings/mahjong/index.html", {"rows": rows})
+
+
+@require_GET
+def list_detail(request, slug: str):
+    rating_list = _list_or_404(slug)
+    as_of, message = _requested_date(request)
+    snapshot = snapshot_at(rating_list=rating_list, as_of=as_of)
+    context = {"rating_list": rating_list, "snapshot": snapshot, "message": message, "as_of": as_of}
+    if snapshot is not None:
+        entries = snapshot_entries(snapshot=snapshot)
+        cities = snapshot_cities(snapshot=snapshot)
+        countries = sorted({c for c in entries.order_by().values_list("player__country", flat=True).distinct()})
+        entry_filter = MahjongEntryFilter(request.GET, queryset=entries, cities=cities, countries=countries)
+        table = MahjongEntryTable(entry_filter.qs)
+        RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+        export_format = request.GET.get("_export")
+        if TableExport.is_valid_format(export_format):
+            return TableExport(export_format, table).response(f"{rating_list.slug}-{snapshot.as_of}.{export_format}")
+        context.update(filter=entry_filter, table=table)
+    return render(request, "ratings/mahjong/list.html", context)
+
+
+@require_GET
+def dates(request, slug: str):
+    rating_list = _list_or_404(slug)
+    snapshots = snapshot_dates(rating_list=rating_list)
+    page = Paginator(snapshots, 100).get_page(request.GET.get("page"))
+    return render(request, "ratings/mahjong/dates.html", {"rating_list": rating_list, "page": page})
+
+
+@require_GET
+def tournaments(request, slug: str):
+    rating_list = _list_or_404(slug)
+    as_of, message = _requested_date(request)
+    snapshot = snapshot_at(rating_list=rating_list, as_of=as_of)
+    counted, excluded, invalid, maxk = [], [], [], []
+    language = get_language() or "ru"
+    if snapshot is not None:
+        summary = snapshot.summary
+        ids = {row["id"] for row in summary.get("counted", [])} | {row["id"] for row in summary.get("excluded", [])}
+        ids |= {row["id"] for row in summary.get("invalid", [])}
+        names = tournament_names(ids)
+        counted = [{**row, "tournament": names.get(row["id"])} for row in summary.get("counted", [])]
+        counted.sort(key=lambda row: (-row["wa"], row["end"]))
+        excluded = [
+            {"tournament": names.get(row["id"]), "reason": row["ru"] if language.startswith("ru") else row["en"]}
+            for row in summary.get("excluded", [])
+        ]
+        invalid = [{**row, "tournament": names.get(row["id"])} for row in summary.get("invalid", [])]
+        maxk = summary.get("maxk", [])
+    return render(
+        request,
+        "ratings/mahjong/tournaments.html",
+        {
+            "rating_list": rating_list,
+            "snapshot": snapshot,
+            "message": message,
+            "counted": counted,
+            "excluded": excluded,
+            "invalid": invalid,
+            "maxk": maxk,
+        },
+    )
+
+
+@require_GET
+def player(request, pk: int):
+    player = get_object_or_404(Player.objects.select_related("club"), pk=pk, is_bot=False)
+    as_of, message = _requested_date(request)
+    context = player_context(player=player, as_of=as_of, language=get_language() or "ru")
+    context["message"] = message
+    return render(request, "ratings/mahjong/player.html", context)
+
+
+@require_GET
+def calculator_page(request):
+    return render(request, "ratings/mahjong/calculator.html", {"query": request.GET})
+
+
+@require_GET
+def calculator_json(request):
+    try:
+        data = calculator.parse(request.GET)
+        return JsonResponse(calculator.calculate(data))
+    except EngineError as error:
+        return JsonResponse({"error": str(error), "field": error.field}, status=400)
