@@ -35,6 +35,13 @@ ORGANISER_PERMISSIONS = [
     "go.add_dirsrating",
     "go.view_dirsrating",
     "go.change_dirsrating",
+    "preferans.add_game",
+    "preferans.change_game",
+    "preferans.view_game",
+    "preferans.add_deal",
+    "preferans.view_deal",
+    "preferans.view_dealresult",
+    "preferans.view_preferansrating",
 ]
 
 #: Staff get every permission of these apps, including the custom ones (approve, accredit, high K, publish).

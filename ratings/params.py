@@ -2,7 +2,8 @@
 
 A validator takes the raw dict and returns it completed with defaults, or raises ``ValueError`` naming the
 parameter at fault; the admin form shows that message on the ``params`` field. Each discipline registers its
-validator here by engine name; an engine with no validator accepts only an empty dict.
+validator here by engine name; an engine with no validator accepts only an empty dict (preferans keeps its
+constants in code: its explanations are rebuilt from the stored numbers, which a changed X or Y would break).
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ VALIDATORS: dict[str, str] = {
     "mahjong-rr": "ratings.mahjong.params:validate_rr",
     "mahjong-crr": "ratings.mahjong.params:validate_crr",
     "mahjong-online": "ratings.mahjong.params:validate_online",
-    "preferans": "ratings.preferans.params:validate",
 }
 
 
@@ -32,10 +32,4 @@ def validate_params(engine: str, params: Any) -> dict[str, Any]:
             raise ValueError(f"this engine takes no parameters: {', '.join(sorted(params))}")
         return {}
     module_name, function = path.split(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError:
-        if params:
-            raise ValueError(f"this engine takes no parameters: {', '.join(sorted(params))}") from None
-        return {}
-    return getattr(module, function)(params)
+    return getattr(importlib.import_module(module_name), function)(params)

@@ -125,6 +125,7 @@ DJANGO_TABLES2_TABLE_ATTRS = {"class": "table table-sm table-striped table-hover
 PLAYER_PAGE_SECTIONS: list[str] = [
     "ratings.mahjong.sections.player_section",
     "tournaments.go.sections.player_section",
+    "tournaments.preferans.sections.player_section",
 ]
 TOURNAMENT_PAGE_SECTIONS: list[str] = [
     "ratings.mahjong.sections.tournament_section",

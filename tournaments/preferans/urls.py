@@ -1,5 +1,14 @@
-from django.urls import path  # noqa: F401
+"""Preferans games and deals, rated per deal (rules/preferans.md)."""
+
+from django.urls import path
+
+from tournaments.preferans import views
 
 app_name = "preferans"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("games/<int:pk>/", views.game_detail, name="game_detail"),
+    path("calculator/", views.calculator, name="calculator"),
+    path("calculator/data/", views.calculator_data, name="calculator_data"),
+]

@@ -1,0 +1,33 @@
+import json
+
+import pytest
+
+from tests.factories import PlayerFactory
+from tournaments.preferans.models import PreferansRating
+from tournaments.preferans.services import game_server_create
+
+
+@pytest.fixture
+def server(db):
+    server, token = game_server_create(name="SmartServer")
+    server.token = token
+    return server
+
+
+@pytest.fixture
+def post(client):
+    def send(path, payload, token, **extra):
+        headers = {"HTTP_AUTHORIZATION": f"Bearer {token}"} if token else {}
+        body = payload if isinstance(payload, str | bytes) else json.dumps(payload)
+        return client.post(path, body, content_type="application/json", **headers, **extra)
+
+    return send
+
+
+def rated(rating, **kwargs):
+    """A player with a preferans rating already held."""
+    player = PlayerFactory(**kwargs)
+    PreferansRating.objects.create(
+        player=player, rating=rating, max_rating=rating, league="pro" if rating >= 1800 else "amateur"
+    )
+    return player

@@ -1,0 +1,128 @@
+import pytest
+
+from tests.factories import PlayerFactory
+from tournaments.preferans.models import Deal, Game, GameServer, PreferansRating, Seat, hash_token
+
+pytestmark = pytest.mark.django_db
+
+
+def test_game_server_token_is_shown_once_and_stored_hashed(admin_client):
+    response = admin_client.post("/en/admin/preferans/gameserver/add/", {"name": "Srv", "is_active": "on"}, follow=True)
+    assert response.status_code == 200
+    messages = [str(m) for m in response.context["messages"]]
+    token = messages[0].split("<code>")[1].split("</code>")[0]
+    server = GameServer.objects.get()
+    assert server.token_hash == hash_token(token)
+    assert token not in admin_client.get(f"/en/admin/preferans/gameserver/{server.pk}/change/").content.decode()
+
+
+def test_admin_pages_open(admin_client):
+    for url in [
+        "/en/admin/preferans/game/",
+        "/en/admin/preferans/game/add/",
+        "/en/admin/preferans/gameserver/",
+        "/en/admin/preferans/preferansrating/",
+        "/en/admin/preferans/game/import/",
+    ]:
+        assert admin_client.get(url).status_code == 200, url
+
+
+def test_enter_a_game_and_a_deal_by_hand(admin_client):
+    a, b, c = PlayerFactory(), PlayerFactory(), PlayerFactory()
+    data = {
+        "external_id": "club-1",
+        "played_at_0": "2026-03-07",
+        "played_at_1": "19:00:00",
+        "seats-TOTAL_FORMS": "3",
+        "seats-INITIAL_FORMS": "0",
+        "seats-MIN_NUM_FORMS": "0",
+        "seats-MAX_NUM_FORMS": "4",
+        "seats-0-player": a.pk,
+        "seats-0-seat": 1,
+        "seats-1-player": b.pk,
+        "seats-1-seat": 2,
+        "seats-2-player": c.pk,
+        "seats-2-seat": 3,
+        "deals-TOTAL_FORMS": "0",
+        "deals-INITIAL_FORMS": "0",
+        "deals-MIN_NUM_FORMS": "0",
+        "deals-MAX_NUM_FORMS": "1000",
+    }
+    response = admin_client.post("/en/admin/preferans/game/add/", data)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    game = Game.objects.get()
+    assert Seat.objects.filter(game=game).count() == 3
+    url = f"/en/admin/preferans/game/{game.pk}/deal/"
+    bad = admin_client.post(url, {f"whists_{a.pk}": 1, f"whists_{b.pk}": 1, f"whists_{c.pk}": 1})
+    assert "sum to 3" in bad.content.decode()
+    assert not Deal.objects.exists()
+    ok = admin_client.post(url, {f"whists_{a.pk}": 6, f"whists_{b.pk}": -3, f"whists_{c.pk}": -3, "finish": "on"})
+    assert ok.status_code == 302
+    assert PreferansRating.objects.get(player=a).rating > 1000
+    game.refresh_from_db()
+    assert game.finished
+    page = admin_client.get(f"/en/admin/preferans/game/{game.pk}/change/").content.decode()
+    assert "+6" in page
+
+
+def test_a_table_of_one_is_refused_in_the_admin(admin_client):
+    a = PlayerFactory()
+    data = {
+        "external_id": "club-2",
+        "played_at_0": "2026-03-07",
+        "played_at_1": "19:00:00",
+        "seats-TOTAL_FORMS": "1",
+        "seats-INITIAL_FORMS": "0",
+        "seats-MIN_NUM_FORMS": "0",
+        "seats-MAX_NUM_FORMS": "4",
+        "seats-0-player": a.pk,
+        "seats-0-seat": 1,
+        "deals-TOTAL_FORMS": "0",
+        "deals-INITIAL_FORMS": "0",
+        "deals-MIN_NUM_FORMS": "0",
+        "deals-MAX_NUM_FORMS": "1000",
+    }
+    response = admin_client.post("/en/admin/preferans/game/add/", data)
+    assert response.status_code == 200
+    assert "2 to 4 players" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def _upload(admin_client, text):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    return admin_client.post(
+        "/en/admin/preferans/game/import/", {"file": SimpleUploadedFile("deals.csv", text.encode())}
+    )
+
+
+def test_csv_import_preview_then_confirm(admin_client):
+    a, b, c = PlayerFactory(), PlayerFactory(), PlayerFactory()
+    text = "game;date;deal;player_id;whists\n" + "".join(
+        f"club-1;2026-03-07;{n};{p.pk};{w}\n" for n in (1, 2) for p, w in ((a, -5), (b, 3), (c, 2))
+    )
+    preview = _upload(admin_client, text)
+    body = preview.content.decode()
+    assert "Preview" in body
+    assert not Deal.objects.exists()
+    assert not Game.objects.exists()
+    sha = preview.context["sha256"]
+    done = admin_client.post("/en/admin/preferans/game/import/", {"confirm": "1", "sha256": sha})
+    assert done.status_code == 302
+    assert Deal.objects.count() == 2
+    assert Game.objects.get().external_id == "club-1"
+
+
+def test_csv_import_names_the_row_and_field(admin_client):
+    a, b = PlayerFactory(), PlayerFactory()
+    text = f"game;date;deal;player_id;whists\nclub-1;2026-03-07;1;{a.pk};2.5\nclub-1;2026-03-07;1;{b.pk};x\n"
+    body = _upload(admin_client, text).content.decode()
+    assert "Row 2, whists" in body
+    assert "Row 3, whists" in body
+    text = f"game;date;deal;player_id;whists\nclub-1;2026-03-07;1;{a.pk};2\nclub-1;2026-03-07;1;{b.pk};-1\n"
+    body = _upload(admin_client, text).content.decode()
+    assert "row 2.whists" in body
+    assert "sum to 1" in body
+    body = _upload(admin_client, "who;what\n1;2\n").content.decode()
+    assert "Missing columns" in body
+    assert not Game.objects.exists()

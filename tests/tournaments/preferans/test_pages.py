@@ -1,0 +1,133 @@
+import datetime
+import random
+
+import pytest
+from django.test import override_settings
+from django.utils import translation
+
+from ratings.engines.preferans import deal_delta
+from tests.factories import PlayerFactory
+from tournaments.preferans.models import DealResult
+from tournaments.preferans.sections import player_section
+from tournaments.preferans.services import DealInput, deals_apply, game_create
+
+pytestmark = pytest.mark.django_db
+WHEN = datetime.datetime(2026, 3, 7, 19, tzinfo=datetime.UTC)
+
+
+def _played(games=2, deals=3, size=3, prefix="g"):
+    players = [PlayerFactory() for _ in range(size)]
+    rng = random.Random(3)
+    for g in range(games):
+        game, _ = game_create(
+            server=None,
+            external_id=f"{prefix}{g}",
+            player_ids=[p.pk for p in players],
+            played_at=WHEN + datetime.timedelta(days=g),
+        )
+        for _ in range(deals):
+            whists = [rng.randint(-10, 10) for _ in players[:-1]]
+            whists.append(-sum(whists))
+            deals_apply(deals=[DealInput(game=game, whists={p.pk: w for p, w in zip(players, whists, strict=True)})])
+    return players
+
+
+def test_leaderboard_per_league_sort_search_and_csv(client, django_assert_max_num_queries):
+    players = _played()
+    champion = PlayerFactory(last_name="Чемпионов", last_name_latin="Championov")
+    from tournaments.preferans.models import PreferansRating
+
+    PreferansRating.objects.create(player=champion, rating=1900, max_rating=2100, league="pro")
+    with django_assert_max_num_queries(10):
+        response = client.get("/en/preferans/")
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "Preferans rating" in text
+    assert players[0].last_name_latin in text
+    assert "Championov" not in text
+    pro = client.get("/en/preferans/?league=pro&sort=-max_rating").content.decode()
+    assert "Championov" in pro
+    assert "2100.00" in pro
+    found = client.get(f"/en/preferans/?q={players[1].last_name_latin}").content.decode()
+    assert players[1].last_name_latin in found
+    assert players[0].last_name_latin not in found
+    csv = client.get("/en/preferans/?league=pro&_export=csv")
+    assert csv.status_code == 200
+    assert "Championov" in csv.content.decode()
+    assert "1900.0000" in csv.content.decode()
+
+
+def test_leaderboard_queries_do_not_grow(client, django_assert_max_num_queries):
+    _played()
+    _played(prefix="h", size=4)
+    with django_assert_max_num_queries(10):
+        assert client.get("/preferans/").status_code == 200
+
+
+def test_player_section_chart_sums_per_game(rf, client, django_assert_max_num_queries):
+    players = _played(games=2, deals=3)
+    me = players[0]
+    with translation.override("en"), django_assert_max_num_queries(8):
+        html = player_section(rf.get("/"), me)
+    assert 'id="preferans-chart"' in html
+    rows = list(DealResult.objects.filter(player=me).order_by("deal_id"))
+    after_first_game = rows[2].rating_after
+    after_second_game = rows[5].rating_after
+    assert f"{round(after_first_game, 2)}" in html
+    assert f"{round(after_second_game, 2)}" in html
+    assert f"{sum(r.delta for r in rows[:3]):+.2f}" in html
+    assert "Rs = " in html  # the explanation of each recent deal
+    assert player_section(rf.get("/"), PlayerFactory()) is None
+
+
+def test_player_page_shows_the_section(client):
+    me = _played()[0]
+    with override_settings(PLAYER_PAGE_SECTIONS=["tournaments.preferans.sections.player_section"]):
+        response = client.get(f"/en/players/{me.pk}/")
+    assert response.status_code == 200
+    assert "preferans-chart" in response.content.decode()
+
+
+def test_game_page_shows_deals_and_explanations(client):
+    _played(games=1, deals=2)
+    from tournaments.preferans.models import Game
+
+    game = Game.objects.get()
+    text = client.get(f"/en/preferans/games/{game.pk}/").content.decode()
+    assert "Deals" in text
+    assert "table rating Rt" in text
+    ru = client.get(f"/preferans/games/{game.pk}/").content.decode()
+    assert "рейтинг стола Rt" in ru
+
+
+def test_calculator_page_and_its_numbers_equal_the_engine(client):
+    page = client.get("/en/preferans/calculator/")
+    assert page.status_code == 200
+    assert "preferans-calculator.js" in page.content.decode()
+    response = client.get(
+        "/en/preferans/calculator/data/", {"ratings": "1000, 2000, 4500", "tables": "1800,1500,1000", "whists": "-5"}
+    )
+    assert response.status_code == 200
+    data = response.json()
+    for i, rs in enumerate([1000, 2000, 4500]):
+        for j, rt in enumerate([1800, 1500, 1000]):
+            assert data["cells"][i][j] == deal_delta(rs, rt, -5)
+    assert data["cells"][0][0] == pytest.approx(1.8597, abs=5e-5)
+    ten = client.get("/preferans/calculator/data/", {"ratings": "2000", "tables": "1500", "whists": "10"}).json()
+    assert ten["cells"][0][0] == pytest.approx(2.8702, abs=5e-5)
+
+
+@pytest.mark.parametrize(
+    ("params", "field"),
+    [
+        ({"ratings": "abc", "tables": "1000", "whists": "1"}, "ratings"),
+        ({"ratings": "1000", "tables": "", "whists": "1"}, "tables"),
+        ({"ratings": "1000", "tables": "1000", "whists": "1.5"}, "whists"),
+        ({"ratings": "1000", "tables": "99999", "whists": "1"}, "tables"),
+        ({"ratings": ",".join(["1000"] * 30), "tables": ",".join(["1000"] * 30), "whists": "1"}, "ratings"),
+    ],
+)
+def test_calculator_refuses_bad_input(client, params, field):
+    response = client.get("/en/preferans/calculator/data/", params)
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["field"] == field

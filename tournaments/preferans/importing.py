@@ -1,0 +1,117 @@
+"""Reading a CSV of deals for the admin import: one row per player per deal, checked row by row.
+
+    game;date;deal;player_id;whists
+    club-2026-03-07-1;2026-03-07;1;12;-5
+    club-2026-03-07-1;2026-03-07;1;15;3
+    club-2026-03-07-1;2026-03-07;1;17;2
+
+Rows with the same game and deal form one deal, in the order of the file. A game not yet stored is created with the
+players of its first deal as its table; ``date`` (ISO) is read from a game's first row and may be empty.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+
+COLUMNS = ("game", "date", "deal", "player_id", "whists")
+
+
+class ImportFileError(ValueError):
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass
+class ParsedDeal:
+    game: str
+    deal: str
+    date: datetime.date | None
+    rows: list[int] = field(default_factory=list)
+    whists: dict[int, int] = field(default_factory=dict)
+
+
+@dataclass
+class RowError:
+    row: int
+    field: str
+    message: str
+
+
+@dataclass
+class ParsedFile:
+    deals: list[ParsedDeal]
+    errors: list[RowError]
+
+    @property
+    def is_clean(self) -> bool:
+        return not self.errors
+
+
+def deals_parse(content: bytes) -> ParsedFile:
+    try:
+        text = content.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ImportFileError(_("The file is not UTF-8 text.")) from None
+    if not text.strip():
+        raise ImportFileError(_("The file is empty."))
+    first = text.splitlines()[0]
+    delimiter = ";" if first.count(";") >= first.count(",") else ","
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    header = [name.strip().lower() for name in next(reader)]
+    missing = [name for name in COLUMNS if name not in header]
+    if missing:
+        raise ImportFileError(_("Missing columns: %(columns)s.") % {"columns": ", ".join(missing)})
+    index = {name: header.index(name) for name in COLUMNS}
+    deals: dict[tuple[str, str], ParsedDeal] = {}
+    errors: list[RowError] = []
+    for line, values in enumerate(reader, start=2):
+        if not any(value.strip() for value in values):
+            continue
+        cells = {name: (values[i].strip() if i < len(values) else "") for name, i in index.items()}
+        if not cells["game"]:
+            errors.append(RowError(line, "game", _("The game is empty.")))
+            continue
+        if not cells["deal"]:
+            errors.append(RowError(line, "deal", _("The deal is empty.")))
+            continue
+        day = None
+        if cells["date"]:
+            try:
+                day = datetime.date.fromisoformat(cells["date"])
+            except ValueError:
+                errors.append(
+                    RowError(line, "date", _("“%(value)s” is not a date (YYYY-MM-DD).") % {"value": cells["date"]})
+                )
+                continue
+        try:
+            player_id = int(cells["player_id"])
+            if player_id <= 0:
+                raise ValueError
+        except ValueError:
+            errors.append(
+                RowError(line, "player_id", _("“%(value)s” is not a player id.") % {"value": cells["player_id"]})
+            )
+            continue
+        try:
+            whists = int(cells["whists"])
+        except ValueError:
+            errors.append(
+                RowError(line, "whists", _("“%(value)s” is not a whole number of whists.") % {"value": cells["whists"]})
+            )
+            continue
+        key = (cells["game"], cells["deal"])
+        deal = deals.get(key)
+        if deal is None:
+            deal = deals[key] = ParsedDeal(game=cells["game"], deal=cells["deal"], date=day)
+        if player_id in deal.whists:
+            errors.append(RowError(line, "player_id", _("Player %(id)s is twice in this deal.") % {"id": player_id}))
+            continue
+        deal.rows.append(line)
+        deal.whists[player_id] = whists
+    return ParsedFile(deals=list(deals.values()), errors=errors)

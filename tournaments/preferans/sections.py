@@ -1,0 +1,33 @@
+"""The preferans fragment of the shared player page (``settings.PLAYER_PAGE_SECTIONS``): six queries at most."""
+
+from __future__ import annotations
+
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from tournaments.preferans import selectors
+
+
+def player_section(request, player) -> str | None:
+    rating = selectors.player_rating(player=player)
+    if rating is None:
+        return None
+    language = get_language() or "ru"
+    points = selectors.player_history(player=player)
+    games = selectors.player_recent_games(player=player)
+    for row in games:
+        row["names"] = [p.display_name(language) for p in row["table"]]
+    chart = {
+        "label": _("Rating after the game"),
+        "labels": [point.played_at.strftime("%Y-%m-%d") for point in points],
+        "values": [round(point.rating, 2) for point in points],
+    }
+    context = {
+        "rating": rating,
+        "points": points,
+        "chart": chart,
+        "games": games,
+        "deals": selectors.player_recent_deals(player=player),
+    }
+    return render_to_string("preferans/_player_section.html", context, request=request)

@@ -1,0 +1,177 @@
+"""Reads of the preferans rating for the pages and the API: a bounded number of queries whatever the length.
+
+Explanations are not stored as text: each ``DealResult`` keeps the player's rating before the deal, whether they
+were Pro and their bot cap, and the engine explains the deal again from the rows of everyone at the table
+(``deal_explanations``), with the very formula that rated it. The settings are the defaults of
+`rules/preferans.md` (``services.rating_settings``), so an explanation never drifts from the stored numbers.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from django.db.models import Count, Max, Min, QuerySet, Sum
+
+from federation.models import Player
+from federation.selectors import player_search
+from ratings.engines.common import Explanation
+from ratings.engines.preferans import AMATEUR, PRO, PlayerState, deal_delta, rate_deal
+from tournaments.preferans.models import Deal, DealResult, Game, League, PreferansRating, Seat
+from tournaments.preferans.services import rating_settings
+
+#: The calculator's bounds: ratings and whists a visitor may ask about.
+CALC_MIN_RATING = 0.0
+CALC_MAX_RATING = 10_000.0
+CALC_MAX_WHISTS = 1_000
+CALC_MAX_CELLS = 400
+
+
+def leaderboard(*, league: str = League.AMATEUR, search: str = "") -> QuerySet[PreferansRating]:
+    """The league's players (no bots), best first; the table sorts by current or by highest rating."""
+    ratings = (
+        PreferansRating.objects.filter(league=league, player__is_bot=False)
+        .select_related("player", "player__club")
+        .order_by("-rating", "player_id")
+    )
+    if search:
+        players = player_search(queryset=Player.objects.filter(is_bot=False), search=search)
+        ratings = ratings.filter(player__in=players)
+    return ratings
+
+
+def league_counts() -> dict[str, int]:
+    counts = dict(
+        PreferansRating.objects.filter(player__is_bot=False)
+        .order_by()
+        .values_list("league")
+        .annotate(n=Count("pk"))
+        .values_list("league", "n")
+    )
+    return {value: counts.get(value, 0) for value, _label in League.choices}
+
+
+def player_rating(*, player: Player) -> PreferansRating | None:
+    return PreferansRating.objects.filter(player=player).first()
+
+
+@dataclass(frozen=True)
+class GamePoint:
+    game_id: int
+    played_at: object
+    delta: float
+    deals: int
+    rating: float
+
+
+def player_history(*, player: Player) -> list[GamePoint]:
+    """One point per game: the game's change is the sum of its deals' (`rules/preferans.md`, "Principles")."""
+    rows = list(
+        DealResult.objects.filter(player=player)
+        .order_by()
+        .values("deal__game_id")
+        .annotate(
+            delta=Sum("delta"),
+            deals=Count("pk"),
+            first=Min("deal_id"),
+            last=Max("deal_id"),
+            at=Max("deal__game__played_at"),
+        )
+        .order_by("first")
+    )
+    if not rows:
+        return []
+    start = DealResult.objects.filter(player=player, deal_id=rows[0]["first"]).values_list("rating_before", flat=True)[
+        0
+    ]
+    points = []
+    rating = start
+    for row in rows:
+        rating += row["delta"]
+        points.append(GamePoint(row["deal__game_id"], row["at"], row["delta"], row["deals"], rating))
+    return points
+
+
+def player_recent_games(*, player: Player, limit: int = 10) -> list[dict]:
+    """The player's latest games with the game's change and its table, newest first, in three queries."""
+    rows = list(
+        DealResult.objects.filter(player=player)
+        .order_by()
+        .values("deal__game_id")
+        .annotate(delta=Sum("delta"), deals=Count("pk"), last=Max("deal_id"))
+        .order_by("-last")[:limit]
+    )
+    ids = [row["deal__game_id"] for row in rows]
+    games = Game.objects.in_bulk(ids)
+    tables: dict[int, list[Player]] = defaultdict(list)
+    for seat in Seat.objects.filter(game_id__in=ids).select_related("player").order_by("seat", "id"):
+        tables[seat.game_id].append(seat.player)
+    return [
+        {
+            "game": games[row["deal__game_id"]],
+            "delta": row["delta"],
+            "deals": row["deals"],
+            "table": tables[row["deal__game_id"]],
+        }
+        for row in rows
+    ]
+
+
+def player_recent_deals(*, player: Player, limit: int = 20) -> list[tuple[DealResult, Explanation]]:
+    """The player's latest deals, each with the explanation of the change (two queries)."""
+    mine = list(
+        DealResult.objects.filter(player=player).select_related("deal", "deal__game").order_by("-deal_id")[:limit]
+    )
+    explained = deal_explanations(deals=[row.deal_id for row in mine])
+    return [(row, explained[(row.deal_id, row.player_id)]) for row in mine]
+
+
+def deal_explanations(*, deals: Iterable[int]) -> dict[tuple[int, int], Explanation]:
+    """(deal id, player id) -> the engine's explanation, rebuilt from the rows of everyone at the table."""
+    by_deal: dict[int, list[DealResult]] = defaultdict(list)
+    for row in DealResult.objects.filter(deal_id__in=list(deals)).order_by("deal_id", "id"):
+        by_deal[row.deal_id].append(row)
+    settings = rating_settings()
+    out = {}
+    for deal_id, rows in by_deal.items():
+        states = {
+            str(row.player_id): PlayerState(
+                row.rating_before, row.rating_before, PRO if row.pro_before else AMATEUR, row.bot_max
+            )
+            for row in rows
+        }
+        outcome = rate_deal(states, {str(row.player_id): row.whists for row in rows}, settings)
+        for change in outcome.changes:
+            out[(deal_id, int(change.player))] = change.explanation
+    return out
+
+
+def game_deals(*, game: Game) -> list[tuple[Deal, list[tuple[DealResult, Explanation]]]]:
+    deals = list(game.deals.order_by("number"))
+    results: dict[int, list[DealResult]] = defaultdict(list)
+    for row in DealResult.objects.filter(deal__game=game).select_related("player").order_by("deal_id", "id"):
+        results[row.deal_id].append(row)
+    explained = deal_explanations(deals=[deal.pk for deal in deals])
+    return [(deal, [(row, explained[(deal.pk, row.player_id)]) for row in results[deal.pk]]) for deal in deals]
+
+
+def game_totals(*, game: Game) -> list[dict]:
+    """Each seated player's change over the game (the sum of the deals played, a game left early included)."""
+    sums = dict(
+        DealResult.objects.filter(deal__game=game)
+        .order_by()
+        .values_list("player_id")
+        .annotate(total=Sum("delta"))
+        .values_list("player_id", "total")
+    )
+    return [
+        {"player": seat.player, "delta": sums.get(seat.player_id, 0.0)}
+        for seat in game.seats.select_related("player", "player__bot_level").order_by("seat", "id")
+    ]
+
+
+def calculator_grid(*, ratings: Sequence[float], table_ratings: Sequence[float], whists: int) -> list[list[float]]:
+    """The calculator's cells: Rd for each (own rating, table rating) at the whists typed (engine's ``deal_delta``)."""
+    settings = rating_settings()
+    return [[deal_delta(rs, rt, whists, settings) for rt in table_ratings] for rs in ratings]

@@ -1,0 +1,629 @@
+"""Writes of the preferans rating: games, deals applied once and in order, bulk imports (rules/preferans.md).
+
+Every deal goes through ``deals_apply``: it locks the rating rows of everyone concerned (``SELECT ... FOR UPDATE``
+ordered by player id, so two requests for the same player wait for each other and never deadlock), skips a deal
+whose server id is already stored (a replay), rates each deal with the engine from the ratings everyone had before
+it, and saves the deals, each player's change and the new ratings in one transaction: all of it or nothing.
+
+``deals_import_bulk`` is the path for large histories: the same engine (``rate_deals``) over groups of deals that
+share no player (so each group is rated at once, exactly as one by one), and ``COPY`` for the writes on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from federation.models import Player
+from ratings.engines.common import EngineError
+from ratings.engines.preferans import (
+    DEFAULT_SETTINGS,
+    PRO,
+    PlayerState,
+    PreferansSettings,
+    league_for,
+    new_player,
+    rate_deal,
+    rate_deals,
+)
+from ratings.engines.preferans import Deal as EngineDeal
+from tournaments.preferans.models import Deal, DealResult, Game, GameServer, PreferansRating, Seat
+
+MIN_TABLE = 2
+MAX_TABLE = 4
+
+
+class PreferansError(ValueError):
+    """Bad input for a preferans write: ``field`` names where (``deals[2].whists.15``), nothing was saved."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+def rating_settings() -> PreferansSettings:
+    """The rating's settings: the defaults of `rules/preferans.md` (see the module note of ``selectors``)."""
+    return DEFAULT_SETTINGS
+
+
+# --- game servers ---------------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def game_server_create(*, name: str) -> tuple[GameServer, str]:
+    server = GameServer(name=name)
+    token = server.set_new_token()
+    server.full_clean()
+    server.save()
+    return server, token
+
+
+@transaction.atomic
+def game_server_token_rotate(*, server: GameServer) -> str:
+    token = server.set_new_token()
+    server.save(update_fields=["token_hash", "token_prefix"])
+    return token
+
+
+# --- games ----------------------------------------------------------------------------------------------------------
+
+
+def _check_table(player_ids: Sequence, where: str) -> list[int]:
+    if not isinstance(player_ids, list | tuple) or not player_ids:
+        raise PreferansError(where, "is not a list of player ids")
+    ids = []
+    for index, value in enumerate(player_ids):
+        if type(value) is not int or value <= 0:
+            raise PreferansError(f"{where}[{index}]", f"{value!r} is not a player id")
+        ids.append(value)
+    if len(set(ids)) != len(ids):
+        raise PreferansError(where, "names a player twice")
+    if not MIN_TABLE <= len(ids) <= MAX_TABLE:
+        raise PreferansError(where, f"a table has {MIN_TABLE} to {MAX_TABLE} players, this one has {len(ids)}")
+    found = set(Player.objects.filter(pk__in=ids).values_list("pk", flat=True))
+    for index, value in enumerate(ids):
+        if value not in found:
+            raise PreferansError(f"{where}[{index}]", f"there is no player {value}")
+    return ids
+
+
+@transaction.atomic
+def game_create(
+    *,
+    server: GameServer | None,
+    external_id: str,
+    player_ids: Sequence[int],
+    played_at: datetime.datetime | None = None,
+    where: str = "players",
+) -> tuple[Game, bool]:
+    """Create a game with its table, or return the one with this id (then the table must be the same)."""
+    ids = _check_table(player_ids, where)
+    if external_id:
+        existing = Game.objects.filter(server=server, external_id=external_id).first()
+        if existing is not None:
+            seated = sorted(existing.seats.values_list("player_id", flat=True))
+            if seated != sorted(ids):
+                raise PreferansError(where, f'game "{external_id}" already has another table ({seated})')
+            return existing, False
+    game = Game(server=server, external_id=external_id, played_at=played_at or timezone.now())
+    game.full_clean(validate_constraints=False)
+    try:
+        with transaction.atomic():
+            game.save()
+    except IntegrityError:
+        raise PreferansError("id", f'game "{external_id}" was created at the same moment; send it again') from None
+    Seat.objects.bulk_create([Seat(game=game, player_id=pid, seat=n) for n, pid in enumerate(ids, start=1)])
+    ratings_ensure(player_ids=ids)
+    return game, True
+
+
+def ratings_ensure(*, player_ids: Sequence[int]) -> None:
+    """Create the rating rows of newcomers (a bot starts at its level's maximum) before their first deal.
+
+    Done when a game is created, so that the deals, which lock these rows, never have to insert one.
+    """
+    settings = rating_settings()
+    have = set(PreferansRating.objects.filter(player_id__in=player_ids).values_list("player_id", flat=True))
+    missing = [pid for pid in player_ids if pid not in have]
+    if not missing:
+        return
+    now = timezone.now()
+    fresh = []
+    for player in Player.objects.filter(pk__in=missing).select_related("bot_level").order_by("pk"):
+        cap = float(player.bot_level.max_rating) if player.is_bot and player.bot_level_id else None
+        state = new_player(settings, bot_max=cap)
+        fresh.append(
+            PreferansRating(
+                player=player, rating=state.rating, max_rating=state.max_rating, league=state.league, updated_at=now
+            )
+        )
+    PreferansRating.objects.bulk_create(fresh, ignore_conflicts=True)
+
+
+@transaction.atomic
+def game_finish(*, game: Game) -> Game:
+    """A finished game takes no more deals; a game left early keeps the deals played (`rules/preferans.md`)."""
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if not game.finished:
+        game.finished = True
+        game.save(update_fields=["finished"])
+    return game
+
+
+# --- one deal or a batch --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DealInput:
+    game: Game
+    whists: Mapping[int, int]
+    external_id: str = ""
+    finish: bool = False
+    where: str = "deal"
+
+
+@dataclass
+class AppliedDeal:
+    deal: Deal
+    applied: bool
+    results: list[DealResult] = field(default_factory=list)
+
+
+def _whole(value, where: str) -> int:
+    if type(value) is int:
+        return value
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        return int(value)
+    raise PreferansError(where, f"{value!r} is not a whole number of whists")
+
+
+def _check_whists(item: DealInput, seated: list[int]) -> dict[int, int]:
+    where = f"{item.where}.whists"
+    if not isinstance(item.whists, Mapping):
+        raise PreferansError(where, "is not an object of player id: whists")
+    if not MIN_TABLE <= len(item.whists) <= MAX_TABLE:
+        raise PreferansError(where, f"a table has {MIN_TABLE} to {MAX_TABLE} players, this deal has {len(item.whists)}")
+    whists: dict[int, int] = {}
+    for key, value in item.whists.items():
+        try:
+            pid = int(key)
+        except (TypeError, ValueError):
+            raise PreferansError(f"{where}.{key}", f"{key!r} is not a player id") from None
+        if pid not in seated:
+            table = ", ".join(str(p) for p in seated)
+            raise PreferansError(f"{where}.{key}", f"player {pid} is not at the table of this game ({table})")
+        whists[pid] = _whole(value, f"{where}.{key}")
+    missing = [pid for pid in seated if pid not in whists]
+    if missing:
+        raise PreferansError(where, f"player {missing[0]} of the game's table has no whists")
+    total = sum(whists.values())
+    if total:
+        raise PreferansError(where, f"the whists sum to {total}, not to zero")
+    return whists
+
+
+def _lock_states(player_ids: set[int], settings: PreferansSettings) -> dict[int, tuple[PreferansRating, PlayerState]]:
+    """Lock every rating row in player id order (no deadlock between requests), creating newcomers' rows first.
+
+    A bot's state carries its level's maximum, read from the same row (``FOR UPDATE OF`` the rating row only).
+    """
+
+    def locked():
+        return {
+            row.player_id: row
+            for row in PreferansRating.objects.select_for_update(of=("self",))
+            .select_related("player__bot_level")
+            .filter(player_id__in=player_ids)
+            .order_by("player_id")
+        }
+
+    rows = locked()
+    if player_ids - rows.keys():
+        ratings_ensure(player_ids=sorted(player_ids - rows.keys()))
+        rows = locked()
+    states = {}
+    for pid, row in rows.items():
+        player = row.player
+        cap = float(player.bot_level.max_rating) if player.is_bot and player.bot_level_id else None
+        rating = row.rating if cap is None else min(row.rating, cap)
+        states[pid] = (row, PlayerState(rating, max(row.max_rating, rating), row.league, cap))
+    return states
+
+
+def deals_apply(*, deals: Sequence[DealInput], server: GameServer | None = None) -> list[AppliedDeal]:
+    """Apply deals in the given order, all or nothing; a deal whose id is already stored is returned, not re-applied.
+
+    `rules/preferans.md`: every player at the table is rated on every deal from the ratings before it; the game's
+    change is the sum of its deals'. Raises ``PreferansError`` naming the field of the first bad deal.
+    """
+    try:
+        return _deals_apply(deals=deals, server=server)
+    except IntegrityError:
+        raise PreferansError("id", "a deal id of this request was stored at the same moment; send it again") from None
+
+
+# No savepoint of its own: inside a caller's transaction (the API's, the import's) a failure rolls all of it back.
+@transaction.atomic(savepoint=False)
+def _deals_apply(*, deals: Sequence[DealInput], server: GameServer | None) -> list[AppliedDeal]:
+    settings = rating_settings()
+    if not deals:
+        return []
+    game_ids = sorted({item.game.pk for item in deals})
+    games = {g.pk: g for g in Game.objects.select_for_update().filter(pk__in=game_ids).order_by("pk")}
+    seats: dict[int, list[int]] = defaultdict(list)
+    for game_id, player_id in (
+        Seat.objects.filter(game_id__in=game_ids).order_by("seat", "id").values_list("game_id", "player_id")
+    ):
+        seats[game_id].append(player_id)
+    checked = []
+    finished = {pk for pk, g in games.items() if g.finished}
+    for item in deals:
+        game = games[item.game.pk]
+        if server is not None and game.server_id != server.pk:
+            raise PreferansError(f"{item.where}.game", "this game belongs to another game server")
+        whists = _check_whists(item, seats[game.pk])
+        checked.append((item, game, whists))
+    player_ids = {pid for _, _, whists in checked for pid in whists}
+    states = _lock_states(player_ids, settings)
+
+    # Replays: after the locks, so a concurrent first copy of the same deal has committed or not started.
+    server_ids = {game.server_id for _, game, _ in checked}
+    known: dict[tuple[int | None, int | None, str], Deal] = {}
+    external = [item.external_id for item, _, _ in checked if item.external_id]
+    if external and server_ids - {None}:
+        for deal in Deal.objects.filter(external_id__in=external, server_id__in=server_ids - {None}):
+            known[(deal.server_id, None, deal.external_id)] = deal
+    if external and None in server_ids:
+        for deal in Deal.objects.filter(external_id__in=external, server__isnull=True, game_id__in=game_ids):
+            known[(None, deal.game_id, deal.external_id)] = deal
+    numbers = dict(
+        Deal.objects.filter(game_id__in=game_ids)
+        .values_list("game_id")
+        .annotate(n=Max("number"))
+        .values_list("game_id", "n")
+    )
+    now = timezone.now()
+    out: list[AppliedDeal] = []
+    new_deals: list[Deal] = []
+    pending_results: list[list[DealResult]] = []
+    seen: set[tuple] = set()
+    touched: set[int] = set()
+    for item, game, whists in checked:
+        key = (game.server_id, None, item.external_id) if game.server_id else (None, game.pk, item.external_id)
+        if item.external_id and (key in known or key in seen):
+            stored = known.get(key)
+            if stored is None:
+                raise PreferansError(f"{item.where}.id", f'deal "{item.external_id}" appears twice in this request')
+            if stored.game_id != game.pk:
+                raise PreferansError(f"{item.where}.id", f'deal "{item.external_id}" is stored for another game')
+            out.append(AppliedDeal(deal=stored, applied=False))
+            continue
+        if game.pk in finished:
+            raise PreferansError(f"{item.where}.game", "the game is finished and takes no more deals")
+        if item.external_id:
+            seen.add(key)
+        names = {pid: str(pid) for pid in whists}
+        before = {names[pid]: states[pid][1] for pid in whists}
+        try:
+            outcome = rate_deal(before, {names[pid]: v for pid, v in whists.items()}, settings)
+        except EngineError as error:
+            raise PreferansError(f"{item.where}.whists", error.message) from None
+        numbers[game.pk] = numbers.get(game.pk, 0) + 1
+        deal = Deal(
+            game=game, server_id=game.server_id, external_id=item.external_id, number=numbers[game.pk], applied_at=now
+        )
+        results = []
+        for change in outcome.changes:
+            pid = int(change.player)
+            row, _state = states[pid]
+            states[pid] = (row, change.after)
+            row.deals += 1
+            touched.add(pid)
+            results.append(
+                DealResult(
+                    player_id=pid,
+                    whists=change.whists,
+                    rating_before=change.before.rating,
+                    rating_after=change.after.rating,
+                    delta=change.delta,
+                    pro_before=change.before.league == PRO,
+                    bot_max=change.before.bot_max,
+                )
+            )
+        if item.finish:
+            finished.add(game.pk)
+        new_deals.append(deal)
+        pending_results.append(results)
+        out.append(AppliedDeal(deal=deal, applied=True, results=results))
+    Deal.objects.bulk_create(new_deals)
+    all_results = []
+    for deal, results in zip(new_deals, pending_results, strict=True):
+        for result in results:
+            result.deal = deal
+            all_results.append(result)
+    DealResult.objects.bulk_create(all_results)
+    rows = []
+    for pid in sorted(touched):
+        row, state = states[pid]
+        row.rating, row.max_rating, row.league, row.updated_at = state.rating, state.max_rating, state.league, now
+        rows.append(row)
+    PreferansRating.objects.bulk_update(rows, ["rating", "max_rating", "league", "deals", "updated_at"])
+    to_finish = [pk for pk in finished if not games[pk].finished]
+    if to_finish:
+        Game.objects.filter(pk__in=to_finish).update(finished=True)
+    return out
+
+
+# --- bulk import ----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BulkGame:
+    key: str
+    player_ids: tuple[int, ...]
+    played_at: datetime.datetime
+    finished: bool = True
+
+
+@dataclass(frozen=True)
+class BulkDeal:
+    game: str
+    whists: Mapping[int, int]
+    external_id: str = ""
+
+
+@dataclass(frozen=True)
+class BulkReport:
+    games: int
+    deals: int
+    results: int
+
+
+@transaction.atomic
+def deals_import_bulk(
+    *, games: Sequence[BulkGame], deals: Sequence[BulkDeal], server: GameServer | None = None
+) -> BulkReport:
+    """Import new games and their deals, in the given order, in one transaction (a batch of a large history).
+
+    The deals are split into levels: a deal's level is one more than the last level of any of its players, so the
+    deals of one level share no player and ``rate_deals`` rates a whole level at once, with exactly the numbers of
+    applying the deals one by one (each deal reads only its own players' ratings).
+    """
+    settings = rating_settings()
+    game_index = {}
+    for index, game in enumerate(games):
+        where = f"games[{index}]"
+        if game.key in game_index:
+            raise PreferansError(f"{where}.key", f'game "{game.key}" is listed twice')
+        if not MIN_TABLE <= len(game.player_ids) <= MAX_TABLE or len(set(game.player_ids)) != len(game.player_ids):
+            raise PreferansError(f"{where}.players", "a table has 2 to 4 different players")
+        game_index[game.key] = index
+    if Game.objects.filter(server=server, external_id__in=list(game_index)).exists():
+        raise PreferansError("games", "some of these games are already stored")
+    tables = [frozenset(game.player_ids) for game in games]
+    whists_of: list[dict[str, int]] = []
+    deal_game: list[int] = []
+    names: dict[int, str] = {}
+    for index, deal in enumerate(deals):
+        where = f"deals[{index}]"
+        position = game_index.get(deal.game)
+        if position is None:
+            raise PreferansError(f"{where}.game", f'game "{deal.game}" is not in this import')
+        if deal.whists.keys() != tables[position]:
+            raise PreferansError(f"{where}.whists", f'the players are not the table of game "{deal.game}"')
+        converted = {}
+        total = 0
+        for pid, value in deal.whists.items():
+            whole = _whole(value, f"{where}.whists.{pid}")
+            total += whole
+            name = names.get(pid)
+            if name is None:
+                name = names[pid] = str(pid)
+            converted[name] = whole
+        if total:
+            raise PreferansError(f"{where}.whists", f"the whists sum to {total}, not to zero")
+        whists_of.append(converted)
+        deal_game.append(position)
+
+    player_ids = {pid for game in games for pid in game.player_ids}
+    if len(Player.objects.filter(pk__in=player_ids)) != len(player_ids):
+        raise PreferansError("games", "a player id of these games does not exist")
+    locked = _lock_states(player_ids, settings)
+    state: dict[str, PlayerState] = {str(pid): locked[pid][1] for pid in player_ids}
+
+    last_level: dict[str, int] = {}
+    levels: list[list[int]] = []
+    for index, whists in enumerate(whists_of):
+        level = 0
+        for name in whists:
+            seen = last_level.get(name, -1) + 1
+            if seen > level:
+                level = seen
+        for name in whists:
+            last_level[name] = level
+        if level == len(levels):
+            levels.append([])
+        levels[level].append(index)
+
+    # One row per player per deal: (deal index, player id, whists, before, after, delta, pro before, bot max).
+    results: list[tuple] = [()] * len(whists_of)
+    for members in levels:
+        level_deals = [EngineDeal(game=str(deal_game[i]), whists=whists_of[i]) for i in members]
+        level_states = {name: state[name] for i in members for name in whists_of[i]}
+        ledger = rate_deals(level_deals, level_states, settings)
+        after_states = ledger.players
+        for i in members:
+            rows = []
+            for name, value in whists_of[i].items():
+                old = level_states[name]
+                new = after_states[name]
+                state[name] = new
+                rows.append(
+                    (int(name), value, old.rating, new.rating, new.rating - old.rating, old.league == PRO, old.bot_max)
+                )
+            results[i] = tuple(rows)
+
+    now = timezone.now()
+    game_rows = Game.objects.bulk_create(
+        [Game(server=server, external_id=game.key, played_at=game.played_at, finished=game.finished) for game in games]
+    )
+    Seat.objects.bulk_create(
+        [
+            Seat(game=row, player_id=pid, seat=n)
+            for row, game in zip(game_rows, games, strict=True)
+            for n, pid in enumerate(game.player_ids, start=1)
+        ],
+        batch_size=5000,
+    )
+    game_pks = [row.pk for row in game_rows]
+    server_id = server.pk if server else None
+    counter = [0] * len(games)
+    deal_rows = []
+    for index, deal in enumerate(deals):
+        position = deal_game[index]
+        counter[position] += 1
+        deal_rows.append((game_pks[position], server_id, deal.external_id, counter[position], now))
+    count = _write_deals(deal_rows, results)
+
+    deals_per_player: dict[int, int] = defaultdict(int)
+    for rows in results:
+        for row in rows:
+            deals_per_player[row[0]] += 1
+    updates = []
+    for pid in sorted(player_ids):
+        row = locked[pid][0]
+        final = state[str(pid)]
+        row.rating, row.max_rating = final.rating, final.max_rating
+        row.league = league_for(final.league, final.rating, settings)
+        row.deals += deals_per_player[pid]
+        row.updated_at = now
+        updates.append(row)
+    _write_ratings(updates)
+    return BulkReport(games=len(games), deals=len(deals), results=count)
+
+
+def _write_deals(deal_rows: list[tuple], results: list[tuple]) -> int:
+    if connection.vendor == "postgresql":
+        return _copy_deals(deal_rows, results)
+    deals = Deal.objects.bulk_create(
+        [Deal(game_id=g, server_id=s, external_id=e, number=n, applied_at=a) for g, s, e, n, a in deal_rows],
+        batch_size=500,
+    )
+    rows = [
+        DealResult(
+            deal=deal,
+            player_id=pid,
+            whists=whists,
+            rating_before=before,
+            rating_after=after,
+            delta=delta,
+            pro_before=pro,
+            bot_max=cap,
+        )
+        for deal, found in zip(deals, results, strict=True)
+        for pid, whists, before, after, delta, pro, cap in found
+    ]
+    DealResult.objects.bulk_create(rows, batch_size=500)
+    return len(rows)
+
+
+def _copy_deals(deal_rows: list[tuple], results: list[tuple]) -> int:
+    deal_table = Deal._meta.db_table
+    result_table = DealResult._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)",
+            [deal_table, len(deal_rows)],
+        )
+        ids = [row[0] for row in cursor.fetchall()]
+        raw = cursor.cursor
+        with raw.copy(
+            f"COPY {deal_table} (id, game_id, server_id, external_id, number, applied_at) FROM STDIN"
+        ) as copy:
+            for deal_id, row in zip(ids, deal_rows, strict=True):
+                copy.write_row((deal_id, *row))
+        count = 0
+        with raw.copy(
+            f"COPY {result_table} (deal_id, player_id, whists, rating_before, rating_after, delta, pro_before, "
+            "bot_max) FROM STDIN"
+        ) as copy:
+            write = copy.write_row
+            for deal_id, found in zip(ids, results, strict=True):
+                for row in found:
+                    write((deal_id, *row))
+                    count += 1
+    return count
+
+
+def _write_ratings(rows: list[PreferansRating]) -> None:
+    if connection.vendor != "postgresql":
+        PreferansRating.objects.bulk_update(
+            rows, ["rating", "max_rating", "league", "deals", "updated_at"], batch_size=500
+        )
+        return
+    table = PreferansRating._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "CREATE TEMP TABLE pref_rating_load (player_id bigint, rating double precision, "
+            "max_rating double precision, league varchar(10), deals integer, updated_at timestamptz) ON COMMIT DROP"
+        )
+        with cursor.cursor.copy("COPY pref_rating_load FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row((row.player_id, row.rating, row.max_rating, row.league, row.deals, row.updated_at))
+        cursor.execute(
+            f"UPDATE {table} AS r SET rating = l.rating, max_rating = l.max_rating, league = l.league, "
+            "deals = l.deals, updated_at = l.updated_at FROM pref_rating_load AS l WHERE r.player_id = l.player_id"
+        )
+        cursor.execute("DROP TABLE pref_rating_load")
+
+
+# --- the admin's CSV import -----------------------------------------------------------------------------------------
+
+
+@dataclass
+class ImportOutcome:
+    applied: list[AppliedDeal]
+    games_created: int
+
+
+def deals_import_rows(*, deals: Sequence, dry_run: bool) -> ImportOutcome:
+    """Create the new games and apply the parsed deals (``importing.ParsedDeal``), all or nothing.
+
+    ``dry_run`` rates everything and rolls back: the preview shows the very changes the import will make. A bad deal
+    raises ``PreferansError`` whose field is ``row N.<column>``.
+    """
+    with transaction.atomic():
+        games: dict[str, Game] = {}
+        created = 0
+        inputs = []
+        for parsed in deals:
+            where = f"row {parsed.rows[0]}"
+            game = games.get(parsed.game)
+            if game is None:
+                game = Game.objects.filter(server__isnull=True, external_id=parsed.game).first()
+                if game is None:
+                    played_at = None
+                    if parsed.date:
+                        played_at = timezone.make_aware(datetime.datetime.combine(parsed.date, datetime.time(12)))
+                    game, _new = game_create(
+                        server=None,
+                        external_id=parsed.game,
+                        player_ids=list(parsed.whists),
+                        played_at=played_at,
+                        where=f"{where}.player_id",
+                    )
+                    created += 1
+                games[parsed.game] = game
+            inputs.append(DealInput(game=game, whists=parsed.whists, external_id=parsed.deal, where=where))
+        applied = deals_apply(deals=inputs)
+        if dry_run:
+            transaction.set_rollback(True)
+    return ImportOutcome(applied=applied, games_created=created)

@@ -1,0 +1,52 @@
+import django_tables2 as tables
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.preferans.models import PreferansRating
+
+
+class RatingColumn(tables.Column):
+    def render(self, value):
+        return f"{value:.2f}"
+
+    def value(self, value):
+        return f"{value:.4f}"
+
+
+class LeaderboardTable(tables.Table):
+    rank = tables.Column(verbose_name="#", empty_values=(), orderable=False, attrs={"td": {"class": "text-end"}})
+    player = tables.Column(
+        verbose_name=_("Player"),
+        accessor="player__last_name",
+        order_by=("player__last_name", "player__first_name"),
+        linkify=lambda record: record.player.get_absolute_url(),
+        attrs={"td": {"class": "name"}},
+    )
+    city = tables.Column(verbose_name=_("City"), accessor="player__city")
+    club = tables.Column(verbose_name=_("Club"), accessor="player__club__name", default="")
+    rating = RatingColumn(verbose_name=_("Rating"), attrs={"td": {"class": "text-end"}})
+    max_rating = RatingColumn(verbose_name=_("Highest rating"), attrs={"td": {"class": "text-end"}})
+    deals = tables.Column(verbose_name=_("Deals"), attrs={"td": {"class": "text-end"}})
+
+    class Meta:
+        model = PreferansRating
+        fields = ["rank", "player", "city", "club", "rating", "max_rating", "deals"]
+        order_by = ("-rating",)
+        attrs = {"class": "table table-sm table-striped table-hover align-middle", "id": "leaderboard"}
+
+    def render_rank(self, record):
+        self._rank_counter = getattr(
+            self, "_rank_counter", self.page.start_index() - 1 if getattr(self, "page", None) else 0
+        )
+        self._rank_counter += 1
+        return self._rank_counter
+
+    def value_rank(self, record):
+        self._export_counter = getattr(self, "_export_counter", 0) + 1
+        return self._export_counter
+
+    def render_player(self, record):
+        return record.player.display_name(get_language() or "ru")
+
+    def value_player(self, record):
+        return record.player.display_name(get_language() or "ru")
