@@ -16,6 +16,8 @@ class FederationConfig(AppConfig):
 
 def _setup_rating_lists(**kwargs) -> None:
     """The federation's default rating lists and their schedules, created once (staff may change them later)."""
+    from ratings.gorbunov.services import gorbunov_setup_defaults
     from ratings.mahjong.services import mahjong_setup_defaults
 
+    gorbunov_setup_defaults()
     mahjong_setup_defaults(**kwargs)

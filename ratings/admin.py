@@ -15,10 +15,7 @@ HOOK_MODULES = ["ratings.gorbunov.admin_hooks", "ratings.mahjong.admin_hooks"]
 
 def _hooks():
     for module in HOOK_MODULES:
-        try:
-            yield import_string(module + ".urls"), import_string(module + ".ACTIONS")
-        except ImportError:
-            continue
+        yield import_string(module + ".urls"), import_string(module + ".ACTIONS")
 
 
 @admin.register(RatingList)

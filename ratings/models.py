@@ -60,6 +60,15 @@ class RatingList(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def get_absolute_url(self) -> str:
+        if self.engine == Engine.GORBUNOV:
+            return reverse("ratings:gorbunov:list_detail", args=[self.slug])
+        if self.engine in (Engine.MAHJONG_RR, Engine.MAHJONG_CRR, Engine.MAHJONG_ONLINE):
+            return reverse("ratings:mahjong:list", args=[self.slug])
+        if self.engine == Engine.PREFERANS:
+            return reverse("preferans:index")
+        return reverse("go:index")
+
     def clean(self) -> None:
         from ratings.params import validate_params
 
@@ -98,7 +107,7 @@ class RatingSnapshot(models.Model):
         return f"{self.rating_list} {self.as_of:%Y-%m-%d}"
 
     def get_absolute_url(self) -> str:
-        return reverse("ratings:list_detail", args=[self.rating_list.slug]) + f"?date={self.as_of:%Y-%m-%d}"
+        return self.rating_list.get_absolute_url() + f"?date={self.as_of:%Y-%m-%d}"
 
 
 class RatingEntry(models.Model):

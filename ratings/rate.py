@@ -27,7 +27,8 @@ def parse_document(text: str) -> dict[str, Any]:
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as error:
-        raise EngineError("input", f"not valid JSON ({error.msg} at line {error.lineno}, column {error.colno})") from None
+        where = f"line {error.lineno}, column {error.colno}"
+        raise EngineError("input", f"not valid JSON ({error.msg} at {where})") from None
     if not isinstance(doc, dict):
         raise EngineError("input", "must be a JSON object")
     return doc

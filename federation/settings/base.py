@@ -123,11 +123,13 @@ DJANGO_TABLES2_TABLE_ATTRS = {"class": "table table-sm table-striped table-hover
 
 # Sections each discipline adds to the player's and the tournament's page (federation.sections).
 PLAYER_PAGE_SECTIONS: list[str] = [
+    "ratings.gorbunov.sections.player_section",
     "ratings.mahjong.sections.player_section",
     "tournaments.go.sections.player_section",
     "tournaments.preferans.sections.player_section",
 ]
 TOURNAMENT_PAGE_SECTIONS: list[str] = [
+    "ratings.gorbunov.sections.tournament_section",
     "ratings.mahjong.sections.tournament_section",
     "tournaments.go.sections.tournament_section",
 ]

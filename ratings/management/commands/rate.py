@@ -11,7 +11,7 @@ from ratings.rate import parse_document, rate
 
 
 class Command(BaseCommand):
-    help = "Rate a JSON document with the site's engines (gorbunov, mahjong-rr/crr/online, preferans, dirs, selfhandicap)."
+    help = "Rate a JSON document with the site's engines, without the database (RATE_CLI.md)."
     requires_system_checks = []
     requires_migrations_checks = False
 

@@ -1,0 +1,54 @@
+"""The Gorbunov fragments of the player's and the tournament's pages (``federation.sections``).
+
+Add to settings: ``PLAYER_PAGE_SECTIONS += ["ratings.gorbunov.sections.player_section"]`` and
+``TOURNAMENT_PAGE_SECTIONS += ["ratings.gorbunov.sections.tournament_section"]``.
+"""
+
+from __future__ import annotations
+
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.translation import get_language
+
+from ratings.gorbunov import selectors
+
+
+def player_section(request, player) -> str | None:
+    ratings = selectors.player_ratings(player=player)
+    if not ratings:
+        return None
+    language = get_language() or "ru"
+    items = []
+    for index, item in enumerate(ratings):
+        items.append(
+            {
+                "name": item.rating_list.display_name(language),
+                "slug": item.rating_list.slug,
+                "current": item.current,
+                "chart_id": f"gorbunov-chart-{index}",
+                "data_id": f"gorbunov-chart-{index}-data",
+                "chart": {
+                    "labels": [as_of for as_of, _rating in item.points],
+                    "values": [rating for _as_of, rating in item.points],
+                    "label": item.rating_list.display_name(language),
+                },
+                "changes": [{"change": change, "explanation": change.explanation(language)} for change in item.changes],
+            }
+        )
+    return render_to_string("ratings/gorbunov/player_section.html", {"items": items}, request=request)
+
+
+def tournament_section(request, tournament) -> str | None:
+    items = selectors.tournament_ratings(tournament=tournament, today=timezone.localdate())
+    if not items:
+        return None
+    language = get_language() or "ru"
+    rows = [
+        {
+            "item": item,
+            "name": item.rating_list.display_name(language),
+            "changes": [{"change": c, "explanation": c.explanation(language)} for c in item.changes],
+        }
+        for item in items
+    ]
+    return render_to_string("ratings/gorbunov/tournament_section.html", {"rows": rows}, request=request)

@@ -1,0 +1,81 @@
+import django_tables2 as tables
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+from ratings.models import RatingEntry
+
+
+def _whole(value) -> str:
+    return f"{int(value)}" if value is not None else ""
+
+
+class ListTable(tables.Table):
+    """One Gorbunov list as of a week. ``view`` (a ``selectors.ListView``) gives ranks and this week's changes."""
+
+    rank = tables.Column(verbose_name=_("Rank"), order_by=("-rating", "player_id"), attrs={"td": {"class": "text-end"}})
+    name = tables.Column(
+        verbose_name=_("Player"),
+        accessor="player__last_name",
+        order_by=("player__last_name", "player__first_name"),
+        linkify=lambda record: reverse("federation:player_detail", args=[record.player_id]),
+    )
+    city = tables.Column(verbose_name=_("City"), accessor="player__city")
+    club = tables.Column(
+        verbose_name=_("Club"), accessor="player__club__name", order_by=("player__club__name",), default=""
+    )
+    rating = tables.Column(verbose_name=_("Rating"), attrs={"td": {"class": "text-end"}})
+    delta = tables.Column(
+        verbose_name=_("Change"), orderable=False, empty_values=(), attrs={"td": {"class": "text-end"}}
+    )
+    events = tables.Column(verbose_name=_("Tournaments"), attrs={"td": {"class": "text-end"}})
+
+    class Meta:
+        model = RatingEntry
+        fields = ["rank", "name", "city", "club", "rating", "delta", "events"]
+        sequence = ["rank", "name", "city", "club", "rating", "delta", "events"]
+        order_by = ("rank",)
+        attrs = {"class": "table table-sm table-striped table-hover align-middle", "id": "gorbunov-list"}
+
+    def __init__(self, *args, view, **kwargs):
+        self.view = view
+        super().__init__(*args, **kwargs)
+
+    def order_rank(self, queryset, is_descending):
+        # The newest list has its ranks stored (and indexed); an older week ranks by rating.
+        keys = ("rank", "player_id") if self.view.newest else ("-rating", "player_id")
+        if is_descending:
+            keys = ("-rank", "-player_id") if self.view.newest else ("rating", "-player_id")
+        return queryset.order_by(*keys), True
+
+    def render_rank(self, record):
+        return self.view.rank(record)
+
+    def value_rank(self, record):
+        return self.view.rank(record)
+
+    def render_name(self, record):
+        return record.player.display_name(get_language() or "ru")
+
+    def value_name(self, record):
+        return record.player.display_name(get_language() or "ru")
+
+    def render_rating(self, value):
+        return _whole(value)
+
+    def value_rating(self, value):
+        return _whole(value)
+
+    def value_delta(self, record):
+        delta = self.view.delta(record)
+        return "" if delta is None else f"{int(delta):+d}" if delta else "0"
+
+    def render_delta(self, record):
+        delta = self.view.delta(record)
+        if delta is None:
+            return _("new")
+        return f"{int(delta):+d}" if delta else "0"
+
+
+def list_table(data, *, view):
+    return ListTable(data, view=view)

@@ -1,0 +1,143 @@
+"""Public pages of the Gorbunov lists: the index, a list as of any week (CSV too), the calculator and its JSON."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+from django_tables2 import RequestConfig
+from django_tables2.export import TableExport
+
+from ratings.engines.common import EngineError
+from ratings.gorbunov import selectors
+from ratings.gorbunov.calculator import CalculatorError, changes_for_every_place, tournament_inputs
+from ratings.gorbunov.filters import ListFilter
+from ratings.gorbunov.tables import list_table
+from ratings.models import Engine, RatingList
+from tournaments.models import CardFormat, Discipline, Tournament, TournamentStatus
+
+PER_PAGE = 50
+_WEEK = re.compile(r"(\d{4})-W(\d{1,2})")
+
+
+def requested_day(request) -> dt.date | None:
+    """``?week=2026-W10`` (ISO week) or ``?date=2026-03-09``; anything else that is given is a 404."""
+    week = request.GET.get("week", "").strip()
+    day = request.GET.get("date", "").strip()
+    try:
+        if week:
+            match = _WEEK.fullmatch(week)
+            if not match:
+                raise ValueError(week)
+            return dt.date.fromisocalendar(int(match[1]), int(match[2]), 1)
+        if day:
+            if len(day) != 10:
+                raise ValueError(day)
+            return dt.date.fromisoformat(day)
+    except ValueError:
+        raise Http404(_("This is not a rating week.")) from None
+    return None
+
+
+@require_GET
+def index(request):
+    return render(request, "ratings/gorbunov/index.html", {"lists": selectors.gorbunov_lists()})
+
+
+@require_GET
+def list_detail(request, slug: str):
+    rating_list = get_object_or_404(RatingList, slug=slug, engine=Engine.GORBUNOV, is_active=True)
+    day = requested_day(request)
+    snapshot = selectors.snapshot_as_of(rating_list=rating_list, day=day)
+    context = {"rating_list": rating_list, "name": rating_list.display_name(get_language() or "ru"), "day": day}
+    cities = selectors.list_cities()
+    if snapshot is None:
+        context["filter"] = ListFilter(request.GET, queryset=rating_list.snapshots.none(), cities=cities)
+        return render(request, "ratings/gorbunov/list_detail.html", context)
+    view = selectors.list_view(snapshot=snapshot)
+    list_filter = ListFilter(request.GET, queryset=view.entries, cities=cities)
+    table = list_table(list_filter.qs, view=view)
+    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    export_format = request.GET.get("_export")
+    if TableExport.is_valid_format(export_format):
+        return TableExport(export_format, table).response(
+            f"{rating_list.slug}-{snapshot.as_of:%Y-%m-%d}.{export_format}"
+        )
+    iso_year, iso_week, _day = snapshot.as_of.isocalendar()
+    context.update(
+        {
+            "filter": list_filter,
+            "table": table,
+            "snapshot": snapshot,
+            "snapshot_week": f"{iso_year}-W{iso_week:02d}",
+            "newest": view.newest,
+        }
+    )
+    return render(request, "ratings/gorbunov/list_detail.html", context)
+
+
+@require_GET
+def calculator(request):
+    lists = list(selectors.gorbunov_lists())
+    tournaments = (
+        Tournament.objects.filter(discipline=Discipline.CARD_GAMES, status=TournamentStatus.APPROVED)
+        .order_by("-end_date", "name")
+        .only("pk", "name", "end_date")[:200]
+    )
+    return render(
+        request,
+        "ratings/gorbunov/calculator.html",
+        {"lists": lists, "tournaments": tournaments, "formats": CardFormat.choices},
+    )
+
+
+def _int(request, name: str, default=None) -> int:
+    raw = request.GET.get(name, "")
+    if raw == "" and default is not None:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise CalculatorError(name, _("%(name)s is not a whole number.") % {"name": name}) from None
+
+
+@require_GET
+def calculator_api(request):
+    """The calculator's numbers, computed by the engine (one copy of the formula): ``?tournament=`` gives U, Rt, K
+    and the format of a tournament; ``?u=&rt=&k=&rating=`` gives the change for every place."""
+    language = get_language() or "ru"
+    rating_list = RatingList.objects.filter(slug=request.GET.get("list", ""), engine=Engine.GORBUNOV).first()
+    try:
+        if request.GET.get("tournament"):
+            tournament = Tournament.objects.filter(
+                pk=_int(request, "tournament"), discipline=Discipline.CARD_GAMES
+            ).first()
+            if tournament is None:
+                raise CalculatorError("tournament", _("No such card-game tournament."))
+            return JsonResponse(tournament_inputs(rating_list=rating_list, tournament=tournament))
+        rt_raw = request.GET.get("rt", "").replace(",", ".")
+        try:
+            rt = float(rt_raw)
+        except ValueError:
+            raise CalculatorError("rt", _("Rt is not a number.")) from None
+        data = changes_for_every_place(
+            rating_list=rating_list,
+            u=_int(request, "u"),
+            rt=rt,
+            k=_int(request, "k"),
+            rating=_int(request, "rating", 100),
+            card_format=request.GET.get("format", ""),
+            day=timezone.localdate(),
+            language=language,
+        )
+        return JsonResponse(data)
+    except CalculatorError as error:
+        return JsonResponse({"error": error.message, "field": error.field}, status=400)
+    except EngineError as error:
+        return JsonResponse({"error": error.message, "field": error.field}, status=400)

@@ -1,0 +1,226 @@
+"""The Gorbunov pages in both languages: lists by week, filters, CSV, 404s, sections, calculator; bounded queries."""
+
+import csv
+import datetime
+import io
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from ratings.engines.gorbunov import Placement, Tournament, rate_tournament
+from ratings.gorbunov import services
+from tests.factories import PlayerFactory
+from tests.ratings.gorbunov.conftest import make_tournament, week
+
+pytestmark = pytest.mark.django_db
+
+SECTIONS = {
+    "PLAYER_PAGE_SECTIONS": ["ratings.gorbunov.sections.player_section"],
+    "TOURNAMENT_PAGE_SECTIONS": ["ratings.gorbunov.sections.tournament_section"],
+}
+
+
+@pytest.fixture
+def published(gorbunov_list, season):
+    for n in range(1, 8):
+        services.gorbunov_publish(rating_list_id=gorbunov_list.pk, week=week(n))
+    return gorbunov_list
+
+
+def _queries(client, url, params=None):
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url, params or {})
+    assert response.status_code == 200, url
+    return len(ctx.captured_queries)
+
+
+def test_index_and_list_in_both_languages(client, published):
+    ru = client.get("/ratings/cards/").content.decode()
+    assert "Горбунов, все форматы" in ru
+    assert "2026-04-20" in ru
+    en = client.get("/en/ratings/cards/").content.decode()
+    assert "Gorbunov, all formats" in en
+    page = client.get("/en/ratings/cards/gorbunov/").content.decode()
+    assert "2026-W17" in page
+    assert 'id="gorbunov-list"' in page
+    assert "Ivanov" in page
+    assert "Иванов" in client.get("/ratings/cards/gorbunov/").content.decode()
+
+
+@pytest.mark.parametrize("bad", [{"week": "2026-W60"}, {"week": "yesterday"}, {"date": "2026-02-30"}, {"date": "x"}])
+def test_a_week_that_is_not_a_week_is_a_404_in_the_visitors_language(client, published, bad):
+    ru = client.get("/ratings/cards/gorbunov/", bad)
+    assert ru.status_code == 404
+    assert "Страница не найдена" in ru.content.decode()
+    en = client.get("/en/ratings/cards/gorbunov/", bad)
+    assert en.status_code == 404
+    assert "Page not found" in en.content.decode()
+
+
+def test_list_as_of_an_earlier_week_by_week_or_date(client, published):
+    by_week = client.get("/en/ratings/cards/gorbunov/", {"week": "2026-W12"}).content.decode()
+    by_date = client.get("/en/ratings/cards/gorbunov/", {"date": "2026-03-19"}).content.decode()
+    assert "2026-W12" in by_week
+    assert by_week == by_date.replace("date=2026-03-19", "week=2026-W12") or "2026-03-16" in by_date
+    before = client.get("/en/ratings/cards/gorbunov/", {"week": "2026-W01"}).content.decode()
+    assert 'id="list-empty"' in before
+
+
+def _csv(client, params):
+    response = client.get("/en/ratings/cards/gorbunov/", {**params, "_export": "csv"})
+    assert response.status_code == 200
+    return list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+
+
+def _page_rows(client, params):
+    text = client.get("/en/ratings/cards/gorbunov/", {**params, "per_page": 500}).content.decode()
+    body = text.split('id="gorbunov-list"', 1)[1].split("</tbody>", 1)[0].split("<tbody", 1)[1]
+    rows = []
+    for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S):
+        cells = [re.sub(r"<[^>]+>", "", td).strip() for td in re.findall(r"<td[^>]*>(.*?)</td>", tr, re.S)]
+        rows.append(cells)
+    return rows
+
+
+@pytest.mark.parametrize(
+    "params", [{}, {"city": "Казань"}, {"q": "ivanov1"}, {"sort": "-name"}, {"week": "2026-W13", "city": "Москва"}]
+)
+def test_csv_matches_the_page(client, published, params):
+    rows = _csv(client, params)
+    assert rows[0] == ["Rank", "Player", "City", "Club", "Rating", "Change", "Tournaments"]
+    page = _page_rows(client, params)
+    assert len(rows) - 1 == len(page)
+    for exported, shown in zip(rows[1:], page, strict=True):
+        assert exported[:5] == shown[:5]
+        assert exported[6] == shown[6]
+
+
+def test_filters_search_and_sort(client, published, field):
+    kazan = _page_rows(client, {"city": "Казань"})
+    assert kazan
+    assert all(row[2] == "Казань" for row in kazan)
+    club = _page_rows(client, {"club": field[0].club_id})
+    assert club
+    assert all(row[3] == "Дракон" for row in club)
+    name = field[5].last_name_latin
+    found = _page_rows(client, {"q": name.lower()})
+    assert [row[1] for row in found] == [f"{name} Ivan"]
+    by_rank = _page_rows(client, {})
+    ratings = [int(row[4]) for row in by_rank]
+    assert ratings == sorted(ratings, reverse=True)
+    assert next(int(row[0]) for row in by_rank) == 1
+
+
+def test_list_pages_use_the_same_number_of_queries_whatever_the_rows(client, published, field):
+    small = _queries(client, "/en/ratings/cards/gorbunov/", {"q": field[0].last_name_latin})
+    big = _queries(client, "/en/ratings/cards/gorbunov/")
+    assert small == big
+    assert big <= 12
+    history = _queries(client, "/ratings/cards/gorbunov/", {"week": "2026-W12"})
+    assert history <= 13
+
+
+def test_player_section_with_chart_and_explanations(client, published, field, settings):
+    for key, value in SECTIONS.items():
+        setattr(settings, key, value)
+    player = field[0]
+    with CaptureQueriesContext(connection) as ctx:
+        en = client.get(f"/en/players/{player.pk}/").content.decode()
+    assert len(ctx.captured_queries) <= 15
+    assert "Gorbunov, all formats" in en
+    assert 'id="gorbunov-chart-0-data"' in en
+    assert "chart.umd.min.js" in en
+    assert "U = " in en
+    assert "start-of-week rating Rs" in en
+    ru = client.get(f"/players/{player.pk}/").content.decode()
+    assert "рейтинг на начало недели Rs" in ru
+    assert "Горбунов, все форматы" in ru
+
+
+def test_tournament_section_shows_changes_or_why_not(client, published, field, season, settings):
+    for key, value in SECTIONS.items():
+        setattr(settings, key, value)
+    rated = season[0]
+    text = client.get(f"/en/tournaments/{rated.pk}/").content.decode()
+    assert "rated in the publication of 2026-03-09" in text
+    small = season[-1]
+    assert "fewer than 4 players" in client.get(f"/en/tournaments/{small.pk}/").content.decode()
+    assert "меньше 4 игроков" in client.get(f"/tournaments/{small.pk}/").content.decode()
+    fresh = make_tournament(field[:6], week(7) + datetime.timedelta(days=2))
+    assert "waiting for the publication of 2026-04-27" in client.get(f"/en/tournaments/{fresh.pk}/").content.decode()
+
+
+def test_tournament_section_for_a_list_of_other_formats(client, published, field, settings, db):
+    from ratings.models import RatingList
+
+    for key, value in SECTIONS.items():
+        setattr(settings, key, value)
+    RatingList.objects.create(
+        slug="limited", name="Л", name_en="Limited", engine="gorbunov", params={"formats": ["sealed"]}
+    )
+    tournament = make_tournament(field[:6], week(7) + datetime.timedelta(days=2))
+    text = client.get(f"/en/tournaments/{tournament.pk}/").content.decode()
+    assert "this list does not take the tournament" in text
+
+
+def test_calculator_page_and_engine_endpoint(client, published):
+    assert "gorbunov-calculator.js" in client.get("/en/ratings/cards/calculator/").content.decode()
+    # rules/gorbunov.md, worked example A: Rt = 130, Rs = 190, K = 4, U = 12 (constructed: no sealed cap).
+    data = client.get(
+        "/en/ratings/cards/calculator/api/", {"u": 12, "rt": 130, "k": 4, "rating": 190, "format": "constructed"}
+    ).json()
+    deltas = {row["place"]: row["delta"] for row in data["places"]}
+    assert (deltas[1], deltas[2], deltas[6], deltas[10]) == (37, 23, -15, -47)
+    sealed = client.get(
+        "/en/ratings/cards/calculator/api/", {"u": 12, "rt": 130, "k": 4, "rating": 190, "format": "sealed"}
+    ).json()
+    assert sealed["places"][9]["delta"] == -45
+    assert "U = 12" in data["places"][0]["explanation"]
+    bad = client.get("/en/ratings/cards/calculator/api/", {"u": "x", "rt": 130, "k": 4, "rating": 190})
+    assert bad.status_code == 400
+    assert bad.json()["field"] == "u"
+
+
+def test_calculator_agrees_with_the_engine_on_a_real_tournament(client, published, season):
+    tournament = season[0]
+    inputs = client.get("/en/ratings/cards/calculator/api/", {"list": "gorbunov", "tournament": tournament.pk}).json()
+    assert inputs["u"] == tournament.results.count()
+    from ratings.models import RatingChange
+
+    change = RatingChange.objects.filter(tournament=tournament).order_by("details__M").first()
+    data = client.get(
+        "/en/ratings/cards/calculator/api/",
+        {
+            "list": "gorbunov",
+            "u": inputs["u"],
+            "rt": inputs["rt"],
+            "k": inputs["k"],
+            "rating": int(change.before),
+            "format": inputs["format"],
+        },
+    ).json()
+    place = change.details["M"]
+    assert data["places"][place - 1]["delta"] == int(change.delta)
+
+
+def test_calculator_endpoint_equals_the_engine_for_many_inputs(client):
+    for u, rt, k, rs in [(4, 100, 1, 100), (9, 151.25, 2, 300), (16, 230, 4, 150), (7, 400, 8, 120)]:
+        data = client.get("/en/ratings/cards/calculator/api/", {"u": u, "rt": rt, "k": k, "rating": rs}).json()
+        total = int(rt * u + 0.5)
+        others = [(total - rs) // (u - 1) + (1 if i < (total - rs) % (u - 1) else 0) for i in range(u - 1)]
+        for row in data["places"]:
+            names = [f"o{i}" for i in range(u - 1)]
+            names.insert(row["place"] - 1, "me")
+            ratings = dict(zip([f"o{i}" for i in range(u - 1)], others, strict=True)) | {"me": rs}
+            t = Tournament("t", datetime.date(2026, 1, 1), k, tuple(Placement(p, m) for m, p in enumerate(names, 1)))
+            expected = next(c.delta for c in rate_tournament(t, ratings).changes if c.player == "me")
+            assert row["delta"] == expected
+
+
+def test_unpublished_list_page(client, gorbunov_list):
+    text = client.get("/en/ratings/cards/gorbunov/").content.decode()
+    assert 'id="list-empty"' in text
+    assert client.get("/en/ratings/cards/nonexistent/").status_code == 404
+    PlayerFactory()
