@@ -165,3 +165,16 @@ def test_missing_pages_are_404_in_the_visitors_language(client, url, words):
     response = client.get(url)
     assert response.status_code == 404
     assert words in response.content.decode()
+
+
+def test_home_and_tournaments_list_queries_do_not_grow_with_rows(client):
+    TournamentFactory()
+    home = _queries(client, "/")
+    tournaments = _queries(client, "/tournaments/")
+    for day in range(40):
+        tournament = TournamentFactory(start_date=datetime.date(2024, 1, 1) + datetime.timedelta(days=day))
+        ResultFactory(tournament=tournament, place=1)
+    assert _queries(client, "/") == home
+    assert _queries(client, "/tournaments/") == tournaments
+    assert _queries(client, "/en/tournaments/?discipline=ccg&year=2024") == tournaments
+    assert tournaments <= 6
