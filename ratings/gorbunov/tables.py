@@ -33,7 +33,8 @@ class ListTable(tables.Table):
     class Meta:
         model = RatingEntry
         fields = ["rank", "name", "city", "club", "rating", "delta", "events"]
-        sequence = ["rank", "name", "city", "club", "rating", "delta", "events"]
+        # Rating beside the name: on a phone the columns after the first three are a swipe away.
+        sequence = ["rank", "name", "rating", "delta", "events", "city", "club"]
         order_by = ("rank",)
         attrs = {"class": "table table-sm table-striped table-hover align-middle", "id": "gorbunov-list"}
 

@@ -89,7 +89,7 @@ def _page_rows(client, params):
 )
 def test_csv_matches_the_page(client, published, params):
     rows = _csv(client, params)
-    assert rows[0] == ["Rank", "Player", "City", "Club", "Rating", "Change", "Tournaments"]
+    assert rows[0] == ["Rank", "Player", "Rating", "Change", "Tournaments", "City", "Club"]
     page = _page_rows(client, params)
     assert len(rows) - 1 == len(page)
     for exported, shown in zip(rows[1:], page, strict=True):
