@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime
 import math
+import struct
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -286,6 +287,7 @@ def _deals_apply(*, deals: Sequence[DealInput], server: GameServer | None) -> li
             known[(None, deal.game_id, deal.external_id)] = deal
     numbers = dict(
         Deal.objects.filter(game_id__in=game_ids)
+        .order_by()
         .values_list("game_id")
         .annotate(n=Max("number"))
         .values_list("game_id", "n")
@@ -355,11 +357,32 @@ def _deals_apply(*, deals: Sequence[DealInput], server: GameServer | None) -> li
         row, state = states[pid]
         row.rating, row.max_rating, row.league, row.updated_at = state.rating, state.max_rating, state.league, now
         rows.append(row)
-    PreferansRating.objects.bulk_update(rows, ["rating", "max_rating", "league", "deals", "updated_at"])
+    _update_ratings(rows)
     to_finish = [pk for pk in finished if not games[pk].finished]
     if to_finish:
         Game.objects.filter(pk__in=to_finish).update(finished=True)
     return out
+
+
+def _update_ratings(rows: list[PreferansRating]) -> None:
+    """Save the new states of a few rating rows in one statement (``bulk_update``'s CASE costs milliseconds)."""
+    if not rows:
+        return
+    if connection.vendor != "postgresql":
+        PreferansRating.objects.bulk_update(rows, ["rating", "max_rating", "league", "deals", "updated_at"])
+        return
+    values = ", ".join(["(%s, %s, %s, %s, %s, %s)"] * len(rows))
+    params = []
+    for row in rows:
+        params += [row.player_id, row.rating, row.max_rating, row.league, row.deals, row.updated_at]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {PreferansRating._meta.db_table} AS r SET rating = v.rating, max_rating = v.max_rating, "
+            "league = v.league, deals = v.deals, updated_at = v.updated_at "
+            f"FROM (VALUES {values}) AS v (player_id, rating, max_rating, league, deals, updated_at) "
+            "WHERE r.player_id = v.player_id",
+            params,
+        )
 
 
 # --- bulk import ----------------------------------------------------------------------------------------------------
@@ -453,50 +476,51 @@ def deals_import_bulk(
             levels.append([])
         levels[level].append(index)
 
-    # One row per player per deal: (deal index, player id, whists, before, after, delta, pro before, bot max).
-    results: list[tuple] = [()] * len(whists_of)
-    for members in levels:
-        level_deals = [EngineDeal(game=str(deal_game[i]), whists=whists_of[i]) for i in members]
-        level_states = {name: state[name] for i in members for name in whists_of[i]}
-        ledger = rate_deals(level_deals, level_states, settings)
-        after_states = ledger.players
-        for i in members:
-            rows = []
-            for name, value in whists_of[i].items():
-                old = level_states[name]
-                new = after_states[name]
-                state[name] = new
-                rows.append(
-                    (int(name), value, old.rating, new.rating, new.rating - old.rating, old.league == PRO, old.bot_max)
-                )
-            results[i] = tuple(rows)
+    # One row per player per deal, rated level by level: (player id, whists, before, after, delta, pro before, bot
+    # max). On PostgreSQL the rows stream into COPY as each level is rated, so the server stores them meanwhile.
+    def rated():
+        for members in levels:
+            level_deals = [EngineDeal(game=str(deal_game[i]), whists=whists_of[i]) for i in members]
+            level_states = {name: state[name] for i in members for name in whists_of[i]}
+            after_states = rate_deals(level_deals, level_states, settings).players
+            out = []
+            for i in members:
+                rows = []
+                for name, value in whists_of[i].items():
+                    old = level_states[name]
+                    new = after_states[name]
+                    state[name] = new
+                    rows.append(
+                        (
+                            int(name),
+                            value,
+                            old.rating,
+                            new.rating,
+                            new.rating - old.rating,
+                            old.league == PRO,
+                            old.bot_max,
+                        )
+                    )
+                out.append((i, rows))
+            yield out
 
     now = timezone.now()
-    game_rows = Game.objects.bulk_create(
-        [Game(server=server, external_id=game.key, played_at=game.played_at, finished=game.finished) for game in games]
-    )
-    Seat.objects.bulk_create(
-        [
-            Seat(game=row, player_id=pid, seat=n)
-            for row, game in zip(game_rows, games, strict=True)
-            for n, pid in enumerate(game.player_ids, start=1)
-        ],
-        batch_size=5000,
-    )
-    game_pks = [row.pk for row in game_rows]
     server_id = server.pk if server else None
     counter = [0] * len(games)
-    deal_rows = []
-    for index, deal in enumerate(deals):
-        position = deal_game[index]
+    numbers = []
+    for position in deal_game:
         counter[position] += 1
-        deal_rows.append((game_pks[position], server_id, deal.external_id, counter[position], now))
-    count = _write_deals(deal_rows, results)
+        numbers.append(counter[position])
+    external = [deal.external_id for deal in deals]
+    if connection.vendor == "postgresql":
+        count = _copy_import(games, server_id, now, deal_game, numbers, external, rated())
+    else:
+        count = _create_import(games, server_id, now, deal_game, numbers, external, rated())
 
     deals_per_player: dict[int, int] = defaultdict(int)
-    for rows in results:
-        for row in rows:
-            deals_per_player[row[0]] += 1
+    for whists in whists_of:
+        for name in whists:
+            deals_per_player[int(name)] += 1
     updates = []
     for pid in sorted(player_ids):
         row = locked[pid][0]
@@ -510,14 +534,31 @@ def deals_import_bulk(
     return BulkReport(games=len(games), deals=len(deals), results=count)
 
 
-def _write_deals(deal_rows: list[tuple], results: list[tuple]) -> int:
-    if connection.vendor == "postgresql":
-        return _copy_deals(deal_rows, results)
-    deals = Deal.objects.bulk_create(
-        [Deal(game_id=g, server_id=s, external_id=e, number=n, applied_at=a) for g, s, e, n, a in deal_rows],
+def _create_import(games, server_id, now, deal_game, numbers, external, rated) -> int:
+    """The bulk import's writes through the ORM (SQLite): the same rows as ``_copy_import``."""
+    game_rows = Game.objects.bulk_create(
+        [Game(server_id=server_id, external_id=g.key, played_at=g.played_at, finished=g.finished) for g in games]
+    )
+    Seat.objects.bulk_create(
+        [
+            Seat(game=row, player_id=pid, seat=n)
+            for row, game in zip(game_rows, games, strict=True)
+            for n, pid in enumerate(game.player_ids, start=1)
+        ],
+        batch_size=5000,
+    )
+    deal_objects = Deal.objects.bulk_create(
+        [
+            Deal(game_id=game_rows[p].pk, server_id=server_id, external_id=e, number=n, applied_at=now)
+            for p, n, e in zip(deal_game, numbers, external, strict=True)
+        ],
         batch_size=500,
     )
-    rows = [
+    by_deal: list[list[tuple]] = [[] for _ in deal_objects]
+    for level in rated:
+        for i, rows in level:
+            by_deal[i] = rows
+    results = [
         DealResult(
             deal=deal,
             player_id=pid,
@@ -528,38 +569,96 @@ def _write_deals(deal_rows: list[tuple], results: list[tuple]) -> int:
             pro_before=pro,
             bot_max=cap,
         )
-        for deal, found in zip(deals, results, strict=True)
-        for pid, whists, before, after, delta, pro, cap in found
+        for deal, rows in zip(deal_objects, by_deal, strict=True)
+        for pid, whists, before, after, delta, pro, cap in rows
     ]
-    DealResult.objects.bulk_create(rows, batch_size=500)
-    return len(rows)
+    DealResult.objects.bulk_create(results, batch_size=500)
+    return len(results)
 
 
-def _copy_deals(deal_rows: list[tuple], results: list[tuple]) -> int:
-    deal_table = Deal._meta.db_table
-    result_table = DealResult._meta.db_table
+# PostgreSQL's binary COPY: a header, rows of (field count, then each field's length and bytes), a trailer.
+_COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + struct.pack(">ii", 0, 0)
+_COPY_TRAILER = struct.pack(">h", -1)
+_NULL = struct.pack(">i", -1)
+_PG_EPOCH = datetime.datetime(2000, 1, 1, tzinfo=datetime.UTC)
+# deal_id, player_id, whists, rating_before, rating_after, delta, pro_before; then bot_max or NULL.
+_RESULT_ROW = struct.Struct(">hiqiqiiidididi?")
+_FLOAT = struct.Struct(">id")
+# game_id, server_id (or NULL), number, applied_at, id; then external_id.
+_BIGINT = struct.Struct(">iq")
+
+
+def _micros(moment: datetime.datetime) -> int:
+    delta = moment - _PG_EPOCH
+    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def _copy_import(games, server_id, now, deal_game, numbers, external, rated) -> int:
+    """The bulk import's writes on PostgreSQL: ids drawn from the sequences, then binary ``COPY`` of every table.
+
+    The foreign keys are checked by PostgreSQL as always (deferred to the commit), nothing is skipped.
+    """
+    game_table, deal_table = Game._meta.db_table, Deal._meta.db_table
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)",
-            [deal_table, len(deal_rows)],
-        )
-        ids = [row[0] for row in cursor.fetchall()]
         raw = cursor.cursor
+
+        def ids(table: str, count: int) -> list[int]:
+            cursor.execute(
+                "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)", [table, count]
+            )
+            return [row[0] for row in cursor.fetchall()]
+
+        game_ids = ids(game_table, len(games))
         with raw.copy(
-            f"COPY {deal_table} (id, game_id, server_id, external_id, number, applied_at) FROM STDIN"
+            f"COPY {game_table} (id, server_id, external_id, played_at, finished, created_at) FROM STDIN"
         ) as copy:
-            for deal_id, row in zip(ids, deal_rows, strict=True):
-                copy.write_row((deal_id, *row))
+            for pk, game in zip(game_ids, games, strict=True):
+                copy.write_row((pk, server_id, game.key, game.played_at, game.finished, now))
+        with raw.copy(f"COPY {Seat._meta.db_table} (game_id, player_id, seat) FROM STDIN") as copy:
+            for pk, game in zip(game_ids, games, strict=True):
+                for n, pid in enumerate(game.player_ids, start=1):
+                    copy.write_row((pk, pid, n))
+
+        deal_ids = ids(deal_table, len(deal_game))
+        server_field = _NULL if server_id is None else _BIGINT.pack(8, server_id)
+        applied = _BIGINT.pack(8, _micros(now))
+        head = struct.Struct(">hiq")  # field count, then the id
+        number_field = struct.Struct(">ii")
+        parts = [_COPY_HEADER]
+        for deal_id, position, number, text in zip(deal_ids, deal_game, numbers, external, strict=True):
+            data = text.encode("utf-8")
+            parts.append(
+                head.pack(6, 8, deal_id)
+                + _BIGINT.pack(8, game_ids[position])
+                + server_field
+                + struct.pack(">i", len(data))
+                + data
+                + number_field.pack(4, number)
+                + applied
+            )
+        parts.append(_COPY_TRAILER)
+        with raw.copy(
+            f"COPY {deal_table} (id, game_id, server_id, external_id, number, applied_at) FROM STDIN (FORMAT binary)"
+        ) as copy:
+            copy.write(b"".join(parts))
+
         count = 0
+        pack, pack_float = _RESULT_ROW.pack, _FLOAT.pack
         with raw.copy(
-            f"COPY {result_table} (deal_id, player_id, whists, rating_before, rating_after, delta, pro_before, "
-            "bot_max) FROM STDIN"
+            f"COPY {DealResult._meta.db_table} (deal_id, player_id, whists, rating_before, rating_after, delta, "
+            "pro_before, bot_max) FROM STDIN (FORMAT binary)"
         ) as copy:
-            write = copy.write_row
-            for deal_id, found in zip(ids, results, strict=True):
-                for row in found:
-                    write((deal_id, *row))
-                    count += 1
+            copy.write(_COPY_HEADER)
+            for level in rated:
+                chunk = []
+                for i, rows in level:
+                    deal_id = deal_ids[i]
+                    for pid, whists, before, after, delta, pro, cap in rows:
+                        chunk.append(pack(8, 8, deal_id, 8, pid, 4, whists, 8, before, 8, after, 8, delta, 1, pro))
+                        chunk.append(_NULL if cap is None else pack_float(8, cap))
+                    count += len(rows)
+                copy.write(b"".join(chunk))
+            copy.write(_COPY_TRAILER)
     return count
 
 
