@@ -31,6 +31,8 @@ class LeaderboardTable(tables.Table):
     class Meta:
         model = PreferansRating
         fields = ["rank", "player", "city", "club", "rating", "max_rating", "deals"]
+        # Ratings beside the name: on a phone the columns after the first three are a swipe away.
+        sequence = ["rank", "player", "rating", "max_rating", "deals", "city", "club"]
         order_by = ("-rating",)
         attrs = {"class": "table table-sm table-striped table-hover align-middle", "id": "leaderboard"}
 
