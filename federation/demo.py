@@ -6,6 +6,9 @@ rules pages: card-game places are distinct 1..U (rules/gorbunov.md), mahjong fie
 substitutes and guests, and cut-off tournaments have stages whose hanchans match each result's hanchans_played
 (rules/mahjong.md); Go tournaments are PROFS or FUS (rules/go.md).
 
+Then ``federation.demo_ratings`` feeds every rating system through its own services: Gorbunov publications, mahjong
+snapshots, Go tournaments run round by round with DIRS club games, and preferans games with their deals.
+
 Rows are written with ``bulk_create`` (no history rows, no ``save()``), so ``search_name`` is computed here exactly
 as ``Player.save`` computes it.
 """
@@ -25,6 +28,7 @@ from django.db import transaction
 from django.test.utils import override_settings
 from django.utils import timezone
 
+from federation.demo_ratings import Member, RatingsDemo, ratings_demo_delete
 from federation.models import BotLevel, Club, Player, normalize_name
 from federation.roles import FEDERATION_STAFF, ORGANISERS, ensure_roles
 from federation.services import player_tournament_counts_refresh
@@ -249,18 +253,44 @@ def demo_data_create(
             _delete_all(say)
         generator = _Generator(rng=random.Random(seed), today=today, players=players, years=years, say=say)
         report = generator.run()
+        _ratings(generator, seed=seed, say=say)
+        player_tournament_counts_refresh()
     return report
+
+
+def _ratings(generator: _Generator, *, seed: int, say: Callable[[str], None]) -> None:
+    """Feed every rating system through its services (``federation.demo_ratings``)."""
+
+    def members(discipline: str) -> list[Member]:
+        return [Member(p.player, p.skill, p.activity) for p in generator.by_discipline[discipline]]
+
+    RatingsDemo(
+        seed=seed,
+        today=generator.today,
+        start=generator.start,
+        say=say,
+        organiser=generator.organiser,
+        staff=generator.staff,
+        go_members=members(Discipline.GO),
+        preferans_members=members(Discipline.PREFERANS),
+        bots=list(Player.objects.filter(is_bot=True, bot_level__isnull=False).select_related("bot_level")),
+        counts=generator.report.counts,
+    ).run()
 
 
 def _delete_all(say: Callable[[str], None]) -> None:
     # Turning history off skips one history row per deleted object (a reset of demo data need not be audited).
     with override_settings(SIMPLE_HISTORY_ENABLED=False):
+        ratings_demo_delete()
         Result.objects.all().delete()
         Stage.objects.all().delete()
         Tournament.objects.all().delete()
         Player.objects.all().delete()
         Club.objects.all().delete()
-    say("Deleted tournaments, results, players and clubs.")
+    say(
+        "Deleted rating snapshots and changes, Go rounds and DIRS data, preferans games, tournaments, results, players "
+        "and clubs."
+    )
 
 
 class _Generator:
@@ -289,7 +319,6 @@ class _Generator:
         ]
         self._statuses(drafts)
         self._save(drafts)
-        player_tournament_counts_refresh()
         return self.report
 
     # --- people --------------------------------------------------------------------------------------------------

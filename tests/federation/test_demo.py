@@ -8,7 +8,10 @@ from django.core.management import CommandError, call_command
 from federation.demo import feminine_surname, transliterate
 from federation.models import BotLevel, Club, Player, normalize_name
 from federation.roles import FEDERATION_STAFF, ORGANISERS
-from tournaments.models import Discipline, Result, Stage, Tournament, TournamentStatus
+from ratings.models import Engine, RatingChange, RatingEntry, RatingSnapshot
+from tournaments.go.models import Board, DirsGame, DirsRating, GoTournament, Registration, Round, StandingRow
+from tournaments.models import Discipline, GoSystem, Result, Stage, Tournament, TournamentStatus
+from tournaments.preferans.models import Deal, Game, PreferansRating
 from tournaments.services import tournament_result_problems
 
 SMALL = ["--players", "60", "--years", "1", "--force"]
@@ -29,6 +32,24 @@ def snapshot():
         )
     )
     return players, places
+
+
+def ratings():
+    """Every rating the demo fed through the services, by names: the same seed must give the same numbers."""
+    entries = sorted(
+        (e.snapshot.rating_list.slug, str(e.snapshot.as_of), e.player.full_name, e.rank, str(e.rating))
+        for e in RatingEntry.objects.select_related("snapshot__rating_list", "player")
+    )
+    dirs = sorted(DirsRating.objects.values_list("player__last_name", "player__first_name", "rating", "games"))
+    standings = sorted(
+        StandingRow.objects.values_list("round__tournament__tournament__name", "round__number", "registration__name",
+                                        "place", "level")
+    )  # fmt: skip
+    preferans = sorted(
+        (r.player.full_name, round(r.rating, 6), r.league, r.deals)
+        for r in PreferansRating.objects.select_related("player")
+    )
+    return entries, dirs, standings, preferans
 
 
 @pytest.mark.parametrize(
@@ -55,14 +76,80 @@ def test_demo_data_is_deterministic_and_idempotent():
     assert "Mahjong:" in output
     assert "LOCAL DEMO ONLY" in output
     first = snapshot()
-    counts = (Player.objects.count(), Club.objects.count(), Tournament.objects.count(), Result.objects.count())
+    first_ratings = ratings()
+    counts = row_counts()
     assert counts[0] == 60 + 3  # and one bot per level
     assert "nothing done" in run()
-    assert (Player.objects.count(), Club.objects.count(), Tournament.objects.count(), Result.objects.count()) == counts
+    assert row_counts() == counts
     run("--reset")
     assert snapshot() == first
+    assert ratings() == first_ratings
+    assert row_counts() == counts
     run("--reset", "--seed", "7")
     assert snapshot()[0] != first[0]
+
+
+def row_counts() -> tuple[int, ...]:
+    models = [Player, Club, Tournament, Result, RatingSnapshot, RatingEntry, RatingChange, DirsRating, DirsGame,
+              GoTournament, Registration, Round, Board, StandingRow, Game, Deal, PreferansRating]  # fmt: skip
+    return tuple(model.objects.count() for model in models)
+
+
+@pytest.mark.django_db
+def test_demo_feeds_every_rating_through_the_services(client):
+    output = run()
+    for step in ("Gorbunov:", "Mahjong:", "Go DIRS club rating:", "Go tournaments:", "Preferans:"):
+        assert step in output
+    assert " s)." in output  # each step says how long it took
+
+    gorbunov = RatingSnapshot.objects.filter(rating_list__slug="gorbunov").order_by("-as_of").first()
+    assert str(gorbunov.as_of) == "2026-11-30"
+    assert gorbunov.entries.count() > 10
+    assert RatingChange.objects.filter(rating_list__slug="gorbunov").exclude(explanation_en="").exists()
+
+    rr = RatingSnapshot.objects.filter(rating_list__engine=Engine.MAHJONG_RR).order_by("-as_of").first()
+    assert rr is not None
+    assert rr.entries.exists()
+    assert RatingSnapshot.objects.filter(rating_list__engine=Engine.MAHJONG_RR).count() > 3
+
+    assert set(GoTournament.objects.values_list("tournament__go_system", flat=True)) == {
+        GoSystem.DIRS,
+        GoSystem.PROFS,
+        GoSystem.FUS,
+    }
+    for go in GoTournament.objects.select_related("tournament"):
+        rounds = list(go.rounds.order_by("number"))
+        assert len(rounds) == go.tournament.rounds
+        assert all(r.is_published and r.completed for r in rounds)
+        assert not Board.objects.filter(round__tournament=go, result="").exists()
+        assert rounds[-1].standings.count() == go.registrations.count()
+        assert go.tournament.status == TournamentStatus.APPROVED
+        assert go.tournament.results.count() == go.registrations.count()
+    assert DirsRating.objects.count() >= 10
+    assert DirsGame.objects.filter(rated=True, board__isnull=True).exists()
+    assert DirsGame.objects.filter(rated=False).exists()  # a few played on the wrong handicap
+    assert DirsGame.objects.filter(board__isnull=False).exists()  # the DIRS tournament's games
+
+    humans = PreferansRating.objects.filter(player__is_bot=False)
+    assert humans.filter(league="pro").exists()
+    assert humans.filter(league="amateur").exists()
+    assert Game.objects.filter(seats__player__is_bot=True).exists()
+    assert Game.objects.filter(server__isnull=False).exists()
+    assert Game.objects.filter(server__isnull=True).exists()
+    for deal in Deal.objects.prefetch_related("results")[:200]:
+        assert sum(r.whists for r in deal.results.all()) == 0
+    assert "token" not in output.lower()
+
+    # The pages a newcomer opens after `make run` show rows.
+    go = GoTournament.objects.get(tournament__go_system=GoSystem.FUS)
+    player = RatingEntry.objects.filter(snapshot__rating_list__slug="gorbunov").order_by("-snapshot__as_of", "rank")
+    top = player.first().player
+    for url in ("/en/ratings/cards/gorbunov/", "/en/ratings/mahjong/mahjong-rr/", f"/en/go/{go.pk}/standings/",
+                "/en/preferans/", f"/en/players/{top.pk}/", "/en/go/dirs/"):  # fmt: skip
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert response.content.decode().count("<tr") > 3, url
+    assert top.last_name_latin in client.get("/en/ratings/cards/gorbunov/").content.decode()
 
 
 @pytest.mark.django_db
