@@ -62,3 +62,62 @@ def test_pair_a_round_and_enter_its_results(live_server, page):
     expect(rows.nth(0)).to_contain_text("Alpha")
     expect(rows.nth(1)).to_contain_text("Bravo")
     expect(rows.nth(1)).to_contain_text("41")
+
+
+def test_register_a_member_by_typing_and_correct_a_result(live_server, page):
+    import datetime
+
+    from federation.roles import ensure_roles
+    from tests.factories import PlayerFactory
+    from tournaments.go.models import Registration
+
+    ensure_roles()
+    user = organiser(username="director2")
+    user.set_password("pass-word-123")
+    user.save()
+    go = services.go_tournament_create(
+        user=user,
+        name="Typing Cup",
+        start_date=datetime.date(2026, 3, 7),
+        end_date=datetime.date(2026, 3, 7),
+        system="fus",
+        rounds=3,
+        half_stone=True,
+        acceleration=True,
+    )
+    for i in range(30):
+        PlayerFactory(last_name=f"Смирнов{i:02d}", last_name_latin=f"Smirnov{i:02d}")
+    wanted = PlayerFactory(last_name="Ёлкина", first_name="Мария", last_name_latin="Yolkina", first_name_latin="Maria")
+    services.go_registration_add(go=go, name="Alpha", rating=2100)
+
+    page.goto(f"{live_server.url}/en/admin/login/?next=/en/go/{go.pk}/")
+    page.get_by_label("Username").fill("director2")
+    page.get_by_label("Password").fill("pass-word-123")
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("heading", name="Typing Cup")).to_be_visible()
+
+    search = page.get_by_label("Find a member by name (Cyrillic or Latin)")
+    search.press_sequentially("smirnov")
+    expect(page.locator("#member-results .form-check")).to_have_count(21)  # "not a member" + the first 20
+    expect(page.locator("#member-results")).to_contain_text("Only the first 20 are shown")
+    search.fill("")
+    search.press_sequentially("ёлк")
+    expect(page.locator("#member-results")).to_contain_text("Yolkina Maria")
+    page.get_by_label(re.compile("Yolkina Maria")).check()
+    page.get_by_label("Rating", exact=True).fill("1900")
+    page.get_by_role("button", name="Register").click()
+    expect(page.get_by_text("Ёлкина Мария is registered.")).to_be_visible()
+    reg = Registration.objects.get(tournament=go, player=wanted)
+    assert reg.rating == 1900
+
+    page.get_by_role("button", name="Pair next round").click()
+    page.get_by_role("button", name="Publish").click()
+    page.get_by_label("Result of board 1").select_option("white")
+    page.locator("#board-1").get_by_role("button", name="Save").click()
+    expect(page.locator("#board-1")).to_contain_text("white wins")
+    page.locator("#board-1 summary").click()
+    page.get_by_label("New result of board 1").select_option("black")
+    page.locator("#board-1").get_by_role("button", name="Correct").click()
+    expect(page.get_by_text("Board 1 corrected: black wins.")).to_be_visible()
+    expect(page.locator("#board-1")).to_contain_text("black wins")
+    assert Board.objects.get(round__tournament=go).result == "black"

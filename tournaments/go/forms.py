@@ -42,10 +42,14 @@ class TournamentCreateForm(forms.Form):
 
 
 class RegistrationForm(forms.Form):
+    """A member chosen from the name search (their id) or a typed name; the member list is never rendered whole."""
+
     player = forms.ModelChoiceField(
         label=_("Member"),
-        queryset=Player.objects.filter(is_bot=False).order_by("last_name", "first_name"),
+        queryset=Player.objects.filter(is_bot=False),
         required=False,
+        widget=forms.HiddenInput,
+        error_messages={"invalid_choice": _("Choose a member from the search results.")},
     )
     name = forms.CharField(label=_("or a name (not a member)"), max_length=200, required=False)
     rating = forms.IntegerField(label=_("Rating"), required=False, help_text=_("Empty: the member's DIRS rating."))
@@ -54,9 +58,17 @@ class RegistrationForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        if self.errors:
+            return data
         if not data.get("player") and not (data.get("name") or "").strip():
             raise forms.ValidationError(_("Choose a member or type a name."))
+        if data.get("player") and (data.get("name") or "").strip():
+            raise forms.ValidationError(_("Choose a member or type a name, not both."))
         return data
+
+
+class PlayerSearchForm(forms.Form):
+    q = forms.CharField(max_length=100, required=False)
 
 
 class AbsenceForm(forms.Form):
@@ -66,7 +78,7 @@ class AbsenceForm(forms.Form):
 
 
 class RoundEditForm(forms.Form):
-    ACTIONS = ("unpair", "pair", "swap", "bye", "unbye", "repair", "publish", "unpublish")
+    ACTIONS = ("unpair", "pair", "swap", "bye", "unbye", "repair", "publish", "unpublish", "delete")
     action = forms.ChoiceField(choices=[(a, a) for a in ACTIONS])
     board = forms.IntegerField(required=False, min_value=1)
     first = forms.IntegerField(label=_("Player"), required=False)
@@ -76,6 +88,18 @@ class RoundEditForm(forms.Form):
 class ResultForm(forms.Form):
     board = forms.IntegerField(label=_("Board"), min_value=1)
     result = forms.ChoiceField(label=_("Result"), choices=[c for c in BoardResult.choices if c[0]])
+    version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+
+class CorrectionForm(forms.Form):
+    """A new result for a board that has one; the empty choice clears it."""
+
+    board = forms.IntegerField(label=_("Board"), min_value=1)
+    result = forms.ChoiceField(
+        label=_("Result"),
+        choices=[("", _("clear the result")), *[c for c in BoardResult.choices if c[0]]],
+        required=False,
+    )
     version = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
 

@@ -305,6 +305,9 @@ class DirsGame(models.Model):
     black_after = models.PositiveIntegerField()
     white_acceleration_after = models.PositiveSmallIntegerField(default=0)
     black_acceleration_after = models.PositiveSmallIntegerField(default=0)
+    # Kept so a tournament board's club game can be taken back when its result is corrected (null: recorded before).
+    white_acceleration_before = models.PositiveSmallIntegerField(null=True, blank=True)
+    black_acceleration_before = models.PositiveSmallIntegerField(null=True, blank=True)
     board = models.OneToOneField(
         Board, verbose_name=_("tournament board"), on_delete=models.SET_NULL, null=True, blank=True, related_name="dirs"
     )

@@ -9,7 +9,9 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import F, Q, QuerySet, Window
 from django.db.models.functions import Rank
 
+from federation.models import Player
 from federation.roles import FEDERATION_STAFF
+from federation.selectors import player_search
 from ratings.engines import dirs
 from tournaments import pairing
 from tournaments.models import GoSystem
@@ -136,6 +138,12 @@ def tournament_data(*, go: GoTournament, lock: bool = False) -> TournamentData:
     for bye in Bye.objects.filter(round__tournament=go).order_by("round_id", "registration_id"):
         byes[bye.round_id].append(bye)
     return TournamentData(go, registrations, dict(absences), rounds, dict(boards), dict(byes))
+
+
+def member_search(*, search: str, limit: int) -> QuerySet[Player]:
+    """Federation members (no bots) whose name matches in Cyrillic or Latin, with club and DIRS rating, A to Z."""
+    players = Player.objects.filter(is_bot=False).select_related("club", "dirs")
+    return player_search(queryset=players, search=search).order_by("last_name", "first_name", "id")[:limit]
 
 
 def go_tournament_list() -> QuerySet[GoTournament]:

@@ -14,7 +14,7 @@ import random
 from decimal import Decimal
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -630,6 +630,117 @@ def go_result_enter(
     return board
 
 
+def _result_label(value: str, language: str) -> str:
+    """A board's result in one language for the round's record of changes by hand."""
+    labels = {
+        "en": {
+            "": "no result",
+            "white": "white wins",
+            "black": "black wins",
+            "draw": "draw",
+            "white_forfeit": "white wins by forfeit",
+            "black_forfeit": "black wins by forfeit",
+        },
+        "ru": {
+            "": "нет результата",
+            "white": "победа белых",
+            "black": "победа чёрных",
+            "draw": "ничья",
+            "white_forfeit": "победа белых без игры",
+            "black_forfeit": "победа чёрных без игры",
+        },
+    }
+    return labels[language].get(value, value)
+
+
+@transaction.atomic
+def go_result_correct(
+    *,
+    round: Round,
+    board_number: int,
+    result: str,
+    user: AbstractBaseUser | None = None,
+    version: int | None = None,
+) -> Board:
+    """Correct (or, with ``result=""``, clear) a board's result while no later round has been paired.
+
+    Decision: a later round was paired on the levels this result gave, so correcting under it would leave that
+    round's handicaps wrong. The correction is refused then, with the way out: unpublish the later round (allowed
+    until its first result) and delete its pairing, correct, pair again. The round's stored standings are computed
+    again from all its results (levels, streaks, tie-breaks), or dropped while a board has no result. In a DIRS
+    tournament rated in the club rating, the board's club game is taken back (allowed while it is the last club
+    game of both players) and the corrected game is rated again. Locks as ``go_result_enter``: the round row, then
+    the board row, and the board's ``version`` if the form sent it.
+    """
+    rnd = _lock_round(round)
+    go = rnd.tournament
+    if not rnd.is_published:
+        raise GoError(_("Round %(n)s is not published yet.") % {"n": rnd.number}, "board")
+    if result not in BoardResult.values:
+        raise GoError(_("Choose a result."), "result")
+    board = rnd.boards.select_for_update().select_related("white", "black").filter(number=board_number).first()
+    if board is None:
+        raise GoError(_("Board %(b)s is not in round %(n)s.") % {"b": board_number, "n": rnd.number}, "board")
+    if version is not None and version != board.version:
+        raise GoError(_("Board %(b)s was changed meanwhile: reload the page.") % {"b": board.number}, "board")
+    if not board.result:
+        raise GoError(_("Board %(b)s has no result yet: enter it instead.") % {"b": board.number}, "board")
+    later = go.rounds.filter(number__gt=rnd.number).order_by("number").values_list("number", flat=True).first()
+    if later is not None:
+        raise GoError(
+            _(
+                "Round %(later)s is already paired on the levels after round %(n)s: unpublish round %(later)s and "
+                "delete its pairing before correcting a result of round %(n)s."
+            )
+            % {"later": later, "n": rnd.number},
+            "board",
+        )
+    if result == board.result:
+        raise GoError(_("Board %(b)s already has this result.") % {"b": board.number}, "result")
+    if result == BoardResult.DRAW and (not go.tournament.draws_allowed or _is_dirs(go)):
+        raise GoError(_("This tournament does not allow draws."), "result")
+    old = board.result
+    if _is_dirs(go):
+        game = DirsGame.objects.filter(board=board).first()
+        if game is not None:
+            _dirs_game_take_back(game)
+    board.result = result
+    board.entered_by = user if user is not None and user.is_authenticated else None
+    board.entered_at = timezone.now() if result else None
+    board.version += 1
+    board.save(update_fields=["result", "entered_by", "entered_at", "version"])
+    if result and _is_dirs(go) and go.rate_in_club:
+        _rate_board_in_club(board, user)
+    players = f"{board.white.name} - {board.black.name}"
+    text = {
+        "en": f"board {board.number} ({players}): {_result_label(old, 'en')} → {_result_label(result, 'en')}",
+        "ru": f"доска {board.number} ({players}): {_result_label(old, 'ru')} → {_result_label(result, 'ru')}",
+    }
+    rnd.overrides = [*rnd.overrides, _override(user, "correct" if result else "clear", text)]
+    rnd.save(update_fields=["overrides"])
+    if rnd.boards.filter(result="").exists():
+        rnd.standings.all().delete()
+        if rnd.completed:
+            rnd.completed = False
+            rnd.save(update_fields=["completed"])
+    else:
+        _complete(rnd)
+    return board
+
+
+@transaction.atomic
+def go_round_delete(*, round: Round) -> GoTournament:
+    """Delete a draft round's pairing (boards, byes, the round), so an earlier result can be corrected."""
+    rnd = _draft(round)
+    go = rnd.tournament
+    if go.rounds.filter(number__gt=rnd.number).exists():
+        raise GoError(_("A later round has been paired."))
+    rnd.boards.all().delete()
+    rnd.byes.all().delete()
+    rnd.delete()
+    return go
+
+
 def _complete(rnd: Round) -> None:
     """All results in: replay up to this round and store everyone's line of the standings."""
     data = tournament_data(go=rnd.tournament)
@@ -678,6 +789,56 @@ def _rate_board_in_club(board: Board, user: AbstractBaseUser | None) -> None:
         user=user,
         board=board,
     )
+
+
+def _acceleration_before(game: DirsGame, player_id: int) -> int:
+    """For a game recorded without it: the acceleration the player's previous club game left (0 if none)."""
+    previous = (
+        DirsGame.objects.filter(models.Q(white_id=player_id) | models.Q(black_id=player_id), id__lt=game.pk)
+        .order_by("-id")
+        .first()
+    )
+    if previous is None:
+        return 0
+    return previous.white_acceleration_after if previous.white_id == player_id else previous.black_acceleration_after
+
+
+def _dirs_game_take_back(game: DirsGame) -> None:
+    """Undo a tournament board's club game: both players get back their rating and acceleration from before it.
+
+    Club games are rated in the order entered, so only the last game of both players can be taken back; a later
+    club game of either was rated from the ratings this game gave.
+    """
+    players = [game.white_id, game.black_id]
+    ratings = {r.player_id: r for r in DirsRating.objects.select_for_update().filter(player_id__in=players)}
+    for player_id in players:
+        last = (
+            DirsGame.objects.filter(models.Q(white_id=player_id) | models.Q(black_id=player_id))
+            .order_by("-id")
+            .values_list("id", flat=True)
+            .first()
+        )
+        if last != game.pk:
+            name = game.white.full_name if player_id == game.white_id else game.black.full_name
+            raise GoError(
+                _("%(name)s has played a club game since: this game's club rating cannot be taken back.")
+                % {"name": name},
+                "board",
+            )
+    if game.rated:
+        sides = (
+            (game.white_id, game.white_before, game.white_acceleration_before),
+            (game.black_id, game.black_before, game.black_acceleration_before),
+        )
+        for player_id, before, acceleration in sides:
+            if acceleration is None:
+                acceleration = _acceleration_before(game, player_id)
+            row = ratings[player_id]
+            row.rating = before
+            row.acceleration = acceleration
+            row.games = max(row.games - 1, 0)
+            row.save(update_fields=["rating", "acceleration", "games", "updated_at"])
+    game.delete()
 
 
 # --- DIRS club rating -------------------------------------------------------------------------------------------
@@ -752,6 +913,8 @@ def _dirs_game_record(
         black_after=outcome.black_after.rating,
         white_acceleration_after=outcome.white_after.acceleration,
         black_acceleration_after=outcome.black_after.acceleration,
+        white_acceleration_before=w.acceleration,
+        black_acceleration_before=b.acceleration,
         board=board,
         entered_by=user if user is not None and user.is_authenticated else None,
     )

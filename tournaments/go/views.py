@@ -29,8 +29,10 @@ from .filters import DirsRatingFilter
 from .forms import (
     AbsenceForm,
     CalculatorForm,
+    CorrectionForm,
     DirsGameForm,
     DirsInitialForm,
+    PlayerSearchForm,
     RegistrationForm,
     ResultForm,
     RoundEditForm,
@@ -41,6 +43,8 @@ from .tables import DirsGameTable, DirsLeaderboardTable
 from .templatetags.go_tags import handicap_text
 
 PER_PAGE = 50
+#: At most this many members come back from the registration search; the director types more of the name.
+SEARCH_LIMIT = 20
 
 
 def _go(pk: int) -> GoTournament:
@@ -110,6 +114,10 @@ def tournament_detail(request, pk: int):
         absences.setdefault(reg_id, []).append(number)
     for reg in registrations:
         reg.absent_rounds = sorted(absences.get(reg.pk, []))
+    member_query, members = "", None
+    if director and "member" in request.GET:
+        member_query = (request.GET.get("member") or "").strip()[:100]
+        members = _member_rows(go, member_query, get_language() or "ru")
     last = rounds[-1] if rounds else None
     can_pair = (
         director
@@ -125,9 +133,51 @@ def tournament_detail(request, pk: int):
         "can_pair": can_pair,
         "finished": bool(last and last.completed and last.number == go.tournament.rounds),
         "registration_form": RegistrationForm() if director else None,
+        "member_query": member_query,
+        "members": members,
+        "search_limit": SEARCH_LIMIT,
         "round_numbers": range(1, (go.tournament.rounds or 1) + 1),
     }
     return render(request, "go/tournament.html", context)
+
+
+def _member_rows(go: GoTournament, query: str, lang: str) -> list[dict]:
+    """Members whose name matches ``query`` in either alphabet (``federation.selectors.player_search``), at most
+    ``SEARCH_LIMIT``, each with what the director needs to tell namesakes apart and whether they are registered."""
+    if not query.strip():
+        return []
+    players = list(selectors.member_search(search=query, limit=SEARCH_LIMIT))
+    registered = set(
+        Registration.objects.filter(tournament=go, player_id__in=[p.pk for p in players]).values_list(
+            "player_id", flat=True
+        )
+    )
+    rows = []
+    for p in players:
+        dirs_rating = getattr(p, "dirs", None)
+        rows.append(
+            {
+                "id": p.pk,
+                "name": p.display_name(lang),
+                "other_name": p.full_name_latin if lang.startswith("ru") else p.full_name,
+                "club": p.club.name if p.club_id else "",
+                "city": p.city,
+                "dirs": dirs_rating.rating if dirs_rating is not None else None,
+                "rank": dirs.rank_of(dirs_rating.rating).short if dirs_rating is not None else "",
+                "registered": p.pk in registered,
+            }
+        )
+    return rows
+
+
+@require_GET
+@director_required
+def member_search(request, go: GoTournament):
+    """JSON for the registration form's search-as-you-type: members by name in Cyrillic or Latin, at most 20."""
+    form = PlayerSearchForm(request.GET)
+    query = form.cleaned_data["q"] if form.is_valid() else ""
+    rows = _member_rows(go, query, get_language() or "ru")
+    return JsonResponse({"query": query, "results": rows, "limit": SEARCH_LIMIT})
 
 
 @require_POST
@@ -216,6 +266,10 @@ def round_detail(request, pk: int, number: int):
         names = {b.white_id: b.white.display_name(lang) for b in boards}
         names.update({b.black_id: b.black.display_name(lang) for b in boards})
         names.update({b.registration_id: b.registration.display_name(lang) for b in byes})
+    rounds = go.rounds.all() if director else go.rounds.filter(status=RoundStatus.PUBLISHED)
+    all_rounds = list(rounds.order_by("number").values_list("number", flat=True))
+    # Any later round, draft or not, is known to the director's list; a visitor's page shows no corrections anyway.
+    later_round = next((n for n in all_rounds if n > rnd.number), None)
     context = {
         "go": go,
         "t": go.tournament,
@@ -227,9 +281,9 @@ def round_detail(request, pk: int, number: int):
         "unpaired": unpaired,
         "draws": go.tournament.draws_allowed and go.tournament.go_system != GoSystem.DIRS,
         "has_results": any(b.result for b in boards),
-        "all_rounds": go.rounds.filter(status=RoundStatus.PUBLISHED).values_list("number", flat=True)
-        if not director
-        else go.rounds.values_list("number", flat=True),
+        "all_rounds": all_rounds,
+        "later_round": later_round,
+        "can_correct": director and rnd.is_published and later_round is None,
     }
     return render(request, "go/round.html", context)
 
@@ -266,6 +320,10 @@ def round_edit(request, go: GoTournament, number: int):
             messages.success(request, _("Round %(n)s is published.") % {"n": number})
         elif action == "unpublish":
             services.go_round_unpublish(round=rnd)
+        elif action == "delete":
+            services.go_round_delete(round=rnd)
+            messages.success(request, _("The pairing of round %(n)s is deleted.") % {"n": number})
+            return redirect("go:tournament", pk=go.pk)
     except services.GoError as error:
         _fail(request, error)
     return redirect("go:round", pk=go.pk, number=number)
@@ -293,6 +351,36 @@ def result_enter(request, go: GoTournament, number: int):
         _fail(request, error)
     else:
         messages.success(request, _("Board %(b)s: %(r)s.") % {"b": board.number, "r": board.get_result_display()})
+    return redirect(reverse("go:round", args=[go.pk, number]) + "#results")
+
+
+@require_POST
+@director_required
+def result_correct(request, go: GoTournament, number: int):
+    rnd = _round(go, number)
+    form = CorrectionForm(request.POST)
+    if not form.is_valid():
+        for field, errors in form.errors.items():
+            for e in errors:
+                messages.error(request, f"{form.fields[field].label if field in form.fields else ''}: {e}")
+        return redirect("go:round", pk=go.pk, number=number)
+    try:
+        board = services.go_result_correct(
+            round=rnd,
+            board_number=form.cleaned_data["board"],
+            result=form.cleaned_data["result"],
+            version=form.cleaned_data.get("version"),
+            user=request.user,
+        )
+    except services.GoError as error:
+        _fail(request, error)
+    else:
+        if board.result:
+            messages.success(
+                request, _("Board %(b)s corrected: %(r)s.") % {"b": board.number, "r": board.get_result_display()}
+            )
+        else:
+            messages.success(request, _("Board %(b)s: the result is cleared.") % {"b": board.number})
     return redirect(reverse("go:round", args=[go.pk, number]) + "#results")
 
 
