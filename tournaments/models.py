@@ -11,6 +11,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from simple_history.models import HistoricalRecords
 
 from federation.models import Player, country_code_validator
@@ -42,7 +43,7 @@ class GoSystem(models.TextChoices):
 
 
 class TournamentStatus(models.TextChoices):
-    DRAFT = "draft", _("Draft")
+    DRAFT = "draft", pgettext_lazy("tournament status", "Draft")
     SUBMITTED = "submitted", _("Submitted")
     APPROVED = "approved", _("Approved")
 

@@ -18,7 +18,7 @@ class DirsLeaderboardTable(tables.Table):
         linkify=lambda record: reverse("go:dirs_player", args=[record.player_id]),
         attrs={"td": {"class": "name"}},
     )
-    rank = tables.Column(verbose_name=_("Rank"), accessor="rating", orderable=False, empty_values=())
+    rank = tables.Column(verbose_name=_("Kyu/dan"), accessor="rating", orderable=False, empty_values=())
     rating = tables.Column(verbose_name=_("DIRS"), attrs={"td": {"class": "text-end"}})
     acceleration = tables.Column(verbose_name=_("Acceleration"), attrs={"td": {"class": "text-end"}})
     games = tables.Column(verbose_name=_("Games"), attrs={"td": {"class": "text-end"}})
