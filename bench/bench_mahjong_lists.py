@@ -2,6 +2,7 @@
 
 - one date's three lists, from reading the results to writing the snapshots (target: under 3 s);
 - rebuilding two years of daily history, a snapshot on every date where a list changes (target: under 10 minutes);
+  the engine goes from date to date recomputing only the players whose tournaments changed (``ListState``);
 - a list page (RR, 50 rows, Russian and English) at the median (target: under 100 ms).
 
 The measurement runs in a child process with its own Django set up on ``bench_mahjong_lists`` (created when missing),
@@ -118,6 +119,11 @@ def _load() -> None:
             cursor.execute("ANALYZE")
 
 
+def _load_average() -> str:
+    """The machine's load while measuring: other work slows every figure down."""
+    return "load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+
+
 def _child() -> list[dict]:
     os.environ["DATABASE_URL"] = URL
     os.environ["DJANGO_SETTINGS_MODULE"] = "federation.settings.test"
@@ -148,13 +154,16 @@ def _child() -> list[dict]:
     started = time.perf_counter()
     outcome = services.mahjong_daily(today=AS_OF)
     one_date = time.perf_counter() - started
-    entries = sum(s.summary["entries"] for s in RatingSnapshot.objects.filter(as_of=AS_OF))
+    summaries = [s.summary for s in RatingSnapshot.objects.filter(rating_list__in=lists, as_of=AS_OF)]
+    entries = sum(summary["entries"] for summary in summaries)
+    engine_seconds = sum(summary["seconds"] for summary in summaries)
     rows.append(
         {
             "name": "mahjong lists: one date's three lists",
             "seconds": round(one_date, 3),
             "target": 3.0,
-            "detail": f"{PLAYERS} players, {TOURNAMENTS} tournaments, {results} results, {entries} entries; {outcome}",
+            "detail": f"{PLAYERS} players, {TOURNAMENTS} tournaments, {results} results, {entries} entries; "
+            f"engine {engine_seconds:.2f} s; {outcome}; {_load_average()}",
         }
     )
 
@@ -162,12 +171,18 @@ def _child() -> list[dict]:
     started = time.perf_counter()
     written = services.mahjong_rebuild(rating_lists=lists, start=start, end=AS_OF)
     rebuild = time.perf_counter() - started
+    engine_seconds = sum(
+        RatingSnapshot.objects.filter(rating_list__in=lists, as_of__range=(start, AS_OF)).values_list(
+            "summary__seconds", flat=True
+        )
+    )
     rows.append(
         {
             "name": "mahjong lists: rebuild two years of daily history",
             "seconds": round(rebuild, 1),
             "target": 600.0,
-            "detail": f"{start}..{AS_OF}, 730 dates x 3 lists; snapshots written {written}",
+            "detail": f"{start}..{AS_OF}, 730 dates x 3 lists; snapshots written {written}; "
+            f"engine (incremental) {engine_seconds:.1f} s; {_load_average()}",
         }
     )
 
@@ -186,7 +201,8 @@ def _child() -> list[dict]:
                 "name": f"mahjong lists: RR list page ({prefix or '/ru'})",
                 "seconds": round(statistics.median(timings), 4),
                 "target": 0.100,
-                "detail": f"median of {REQUESTS}; p90 {sorted(timings)[int(REQUESTS * 0.9)] * 1000:.0f} ms",
+                "detail": f"median of {REQUESTS}; p90 {sorted(timings)[int(REQUESTS * 0.9)] * 1000:.0f} ms; "
+                f"{_load_average()}",
             }
         )
     return rows

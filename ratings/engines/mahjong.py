@@ -36,10 +36,12 @@ Decisions taken here where `rules/mahjong.md` is silent (each also said where it
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from datetime import date
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from dateutil.relativedelta import relativedelta
@@ -178,6 +180,25 @@ def age_bp(end_date: date, as_of: date) -> int:
     if end_date > as_of:
         return 0
     return age_bp_for_months(age_months(end_date, as_of))
+
+
+@lru_cache(maxsize=8192)
+def age_steps(end_date: date) -> tuple[date, ...]:
+    """The dates on which a tournament's A steps down: 12, 14, ..., 22 and 24 whole months after its end.
+
+    Whole months as ``relativedelta`` counts them are the largest m with ``end_date + relativedelta(months=m) <= d``,
+    so on every date A is the step reached by the number of these dates on or before it (:func:`age_bp_by_steps`).
+    Many dates of one tournament then need no month counting; the steps of an end date are kept (several lists and
+    tournaments share them).
+    """
+    return tuple(end_date + relativedelta(months=months) for months in range(12, 25, 2))
+
+
+def age_bp_by_steps(end_date: date, steps: Sequence[date], as_of: date) -> int:
+    """:func:`age_bp` from the tournament's :func:`age_steps`: the same value, by a binary search."""
+    if end_date > as_of:
+        return 0
+    return _A_STEPS_BP[bisect_right(steps, as_of)]
 
 
 def age_coefficient(end_date: date, as_of: date) -> float:
@@ -714,6 +735,12 @@ def _round2(value: Fraction) -> float:
     return math.floor(value * CENT + Fraction(1, 2)) / CENT
 
 
+def _round2_ratio(numerator: int, denominator: int) -> float:
+    """``numerator / denominator`` (non-negative over positive) rounded half up to 2 decimals; :func:`_round2` on
+    the exact fraction, without building it."""
+    return _div_round_half_up(numerator * CENT, denominator) / CENT
+
+
 _Raw = tuple[int, int, str, date, int, int, int, int, int]
 """A player's result while the list is built: (-delta, -end ordinal, tournament, end, place, N, hanchans, W, A).
 
@@ -722,15 +749,73 @@ module's decisions). Plain tuples, because a list of 5 000 players builds tens o
 """
 
 
-def _player_entry(
-    player: str,
-    name: str,
-    raws: list[_Raw],
-    maxk: tuple[MaxK, ...],
-    maxk_units: int,
-    settings: ListSettings,
-) -> tuple[Fraction, dict[str, Any]]:
-    """The rating of one player and the fields of the :class:`Entry` but its rank, filled in once all are ranked."""
+def _build(cls: type, values: dict[str, Any], **more: Any) -> Any:
+    """An instance of a frozen dataclass of this module from the values of all its fields, without its ``__init__``.
+
+    A list of thousands of players builds tens of thousands of :class:`Score` and :class:`Entry` objects, and a
+    frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``; these classes have no
+    ``__post_init__``, no slots and no defaults to fill, so filling ``__dict__`` gives an equal object.
+    """
+    instance = object.__new__(cls)
+    instance.__dict__.update(values, **more)
+    return instance
+
+
+class _Part:
+    """A listed player's numbers that do not depend on MAXK: part A, the deltas of part B, every score, their text.
+
+    They change only when one of the player's tournaments starts or stops counting, is corrected or changes its A;
+    :class:`ListState` keeps them from one date to the next otherwise.
+    """
+
+    __slots__ = (
+        "a_ids",
+        "b_ids",
+        "best_text",
+        "k",
+        "lines_en",
+        "lines_ru",
+        "n",
+        "name",
+        "player",
+        "scores",
+        "sum_delta_a",
+        "sum_delta_b",
+        "sum_wa",
+    )
+
+    def __init__(self, **values: Any) -> None:
+        for key, value in values.items():
+            setattr(self, key, value)
+
+
+@dataclass(frozen=True)
+class _MaxKTotal:
+    """The MAXK places of a list as of a date, their sum and the text part B's formula shows for them."""
+
+    maxk: tuple[MaxK, ...]
+    units: int
+    text: str
+    units_text: str
+
+
+def _maxk_total(candidates: list[tuple[int, int, str, int, int]], settings: ListSettings) -> _MaxKTotal:
+    """`rules/mahjong.md`, "Part B": MAXK1..4 are the 4 (online 3) largest W·A of the list's tournaments with a
+    rated player; a missing one counts as 1. ``candidates`` are (-W·A, -end ordinal, id, W, A), in any order."""
+    chosen = sorted(candidates)[: settings.part_b_count]
+    maxk = [_maxk(tid, w, a) for _, _, tid, w, a in chosen]
+    maxk.extend(_maxk(None, CENT, A_FULL) for _ in range(settings.part_b_count - len(maxk)))
+    units = sum(item.wa_units for item in maxk)
+    return _MaxKTotal(
+        maxk=tuple(maxk),
+        units=units,
+        text=" + ".join(_fmt_units(item.wa_units, WA_UNIT) for item in maxk),
+        units_text=_fmt_units(units, WA_UNIT),
+    )
+
+
+def _player_part(player: str, name: str, raws: list[_Raw], settings: ListSettings) -> _Part:
+    """Part A, the deltas of part B, the scores and the per-tournament and part A lines of the explanation."""
     raws.sort()
     n = len(raws)
     k = part_a_size(n)
@@ -743,33 +828,31 @@ def _player_entry(
     missing = max(FULL_WEIGHT_TOURNAMENTS - n, 0)
     sum_delta_a = sum(deltas[i] for i in chosen_a)
     sum_wa = sum(weights[i] for i in chosen_a) + missing * WA_UNIT
-    part_a = Fraction(sum_delta_a * A_FULL, sum_wa)
 
-    # `rules/mahjong.md`, "Part B": part_B = (the player's 4 (online 3) largest deltas) / (MAXK1 + ... + MAXK4).
+    # `rules/mahjong.md`, "Part B": the player's 4 (online 3) largest deltas.
     chosen_b = set(range(min(settings.part_b_count, n)))
     sum_delta_b = sum(deltas[i] for i in chosen_b)
-    part_b = Fraction(sum_delta_b * A_FULL, maxk_units)
-
-    # `rules/mahjong.md`, "Result": rating = 0.5 part_A + 0.5 part_B, rounded to 2 decimals.
-    rating = (part_a + part_b) / 2
 
     scores = [
-        Score(
-            tournament=tid,
-            end_date=end,
-            place=place,
-            players=players,
-            hanchans=hanchans,
-            w=w / CENT,
-            r=base_rank(players, place),
-            a=a / A_FULL,
-            delta=-minus_delta / CENT,
-            wa=w * a / WA_UNIT,
-            in_part_a=i in chosen_a,
-            in_part_b=i in chosen_b,
-            w_cents=w,
-            a_bp=a,
-            delta_cents=-minus_delta,
+        _build(
+            Score,
+            {
+                "tournament": tid,
+                "end_date": end,
+                "place": place,
+                "players": players,
+                "hanchans": hanchans,
+                "w": w / CENT,
+                "r": base_rank(players, place),
+                "a": a / A_FULL,
+                "delta": -minus_delta / CENT,
+                "wa": w * a / WA_UNIT,
+                "in_part_a": i in chosen_a,
+                "in_part_b": i in chosen_b,
+                "w_cents": w,
+                "a_bp": a,
+                "delta_cents": -minus_delta,
+            },
         )
         for i, (minus_delta, _, tid, end, place, players, hanchans, w, a) in enumerate(raws)
     ]
@@ -777,44 +860,10 @@ def _player_entry(
     b_ids = tuple(scores[i].tournament for i in sorted(chosen_b))
     scores.sort(key=lambda score: (-score.end_date.toordinal(), score.tournament))
     final_scores = tuple(scores)
-    explanation = _explain(
-        final_scores, k, missing, sum_delta_a, sum_wa, part_a, sum_delta_b, maxk, maxk_units, part_b, rating, settings
-    )
-    return rating, dict(
-        player=player,
-        name=name,
-        rating=_round2(rating),
-        part_a=_round2(part_a),
-        part_b=_round2(part_b),
-        rating_unrounded=float(rating),
-        tournaments=n,
-        part_a_size=k,
-        scores=final_scores,
-        part_a_tournaments=a_ids,
-        part_b_tournaments=b_ids,
-        explanation=explanation,
-    )
 
-
-def _explain(
-    scores: tuple[Score, ...],
-    k: int,
-    missing: int,
-    sum_delta_a: int,
-    sum_wa: int,
-    part_a: Fraction,
-    sum_delta_b: int,
-    maxk: tuple[MaxK, ...],
-    maxk_units: int,
-    part_b: Fraction,
-    rating: Fraction,
-    settings: ListSettings,
-) -> Explanation:
-    """The formulas of `rules/mahjong.md` with this player's numbers, in English and Russian."""
-    n = len(scores)
     en: list[str] = []
     ru: list[str] = []
-    for score in scores:
+    for score in final_scores:
         marks = ("A" if score.in_part_a else "") + ("B" if score.in_part_b else "")
         numbers = f"W {score.w:.2f} · R {_fmt(score.r)} · A {score.a_percent:.2f}% = {_fmt(score.delta)}" + (
             f" [{marks}]" if marks else ""
@@ -827,23 +876,263 @@ def _explain(
         )
     padding_en = f" + {missing} missing, 0 / 1 each" if missing else ""
     padding_ru = f" + {missing} недостающих, по 0 / 1" if missing else ""
-    numbers_a = f"{_fmt(sum_delta_a / CENT)} / {_fmt_units(sum_wa, WA_UNIT)} = {_fmt(_round2(part_a))}"
+    part_a_rounded = _round2_ratio(sum_delta_a * A_FULL, sum_wa)
+    numbers_a = f"{_fmt(sum_delta_a / CENT)} / {_fmt_units(sum_wa, WA_UNIT)} = {_fmt(part_a_rounded)}"
     en.append(f"part A (best {k} of {n}{padding_en}) = (Σ W·R·A) / (Σ W·A) = {numbers_a}")
     ru.append(f"часть A (лучшие {k} из {n}{padding_ru}) = (Σ W·R·A) / (Σ W·A) = {numbers_a}")
     count = settings.part_b_count
-    maxk_text = " + ".join(_fmt_units(item.wa_units, WA_UNIT) for item in maxk)
-    best = sorted((score.delta_cents for score in scores if score.in_part_b), reverse=True)
+    best = sorted((score.delta_cents for score in final_scores if score.in_part_b), reverse=True)
     best_text = " + ".join([*(_fmt(delta / CENT) for delta in best), *("0" for _ in range(count - len(best)))])
-    numbers_b = (
-        f"({best_text}) / ({maxk_text}) = {_fmt(sum_delta_b / CENT)} / {_fmt_units(maxk_units, WA_UNIT)}"
-        f" = {_fmt(_round2(part_b))}"
+    return _Part(
+        player=player,
+        name=name,
+        n=n,
+        k=k,
+        sum_delta_a=sum_delta_a,
+        sum_wa=sum_wa,
+        sum_delta_b=sum_delta_b,
+        scores=final_scores,
+        a_ids=a_ids,
+        b_ids=b_ids,
+        lines_en=en,
+        lines_ru=ru,
+        best_text=best_text,
     )
-    en.append(f"part B = (the {count} largest W·R·A) / (MAXK1 + … + MAXK{count}) = {numbers_b}")
-    ru.append(f"часть B = ({count} наибольших W·R·A) / (MAXK1 + … + MAXK{count}) = {numbers_b}")
-    numbers = f"0.5 · {_fmt(float(part_a), 4)} + 0.5 · {_fmt(float(part_b), 4)} = {_fmt(_round2(rating))}"
-    en.append(f"rating = 0.5 · part A + 0.5 · part B = {numbers}")
-    ru.append(f"рейтинг = 0.5 · часть A + 0.5 · часть B = {numbers}")
-    return Explanation(en="\n".join(en), ru="\n".join(ru))
+
+
+def _player_finish(part: _Part, total: _MaxKTotal, settings: ListSettings) -> tuple[Fraction, dict[str, Any]]:
+    """The rating of one player and the fields of the :class:`Entry` but its rank, filled in once all are ranked.
+
+    Exact in integers: part A = nA / dA, part B = nB / dB, rating = (nA dB + nB dA) / (2 dA dB).
+    """
+    numerator_a = part.sum_delta_a * A_FULL
+    denominator_a = part.sum_wa
+    # `rules/mahjong.md`, "Part B": part_B = (the player's 4 (online 3) largest deltas) / (MAXK1 + ... + MAXK4).
+    numerator_b = part.sum_delta_b * A_FULL
+    denominator_b = total.units
+    # `rules/mahjong.md`, "Result": rating = 0.5 part_A + 0.5 part_B, rounded to 2 decimals.
+    numerator = numerator_a * denominator_b + numerator_b * denominator_a
+    denominator = 2 * denominator_a * denominator_b
+    part_a = _round2_ratio(numerator_a, denominator_a)
+    part_b = _round2_ratio(numerator_b, denominator_b)
+    rating = _round2_ratio(numerator, denominator)
+
+    count = settings.part_b_count
+    numbers_b = (
+        f"({part.best_text}) / ({total.text}) = {_fmt(part.sum_delta_b / CENT)} / {total.units_text} = {_fmt(part_b)}"
+    )
+    numbers = (
+        f"0.5 · {_fmt(numerator_a / denominator_a, 4)} + 0.5 · {_fmt(numerator_b / denominator_b, 4)} = {_fmt(rating)}"
+    )
+    en = [
+        *part.lines_en,
+        f"part B = (the {count} largest W·R·A) / (MAXK1 + … + MAXK{count}) = {numbers_b}",
+        f"rating = 0.5 · part A + 0.5 · part B = {numbers}",
+    ]
+    ru = [
+        *part.lines_ru,
+        f"часть B = ({count} наибольших W·R·A) / (MAXK1 + … + MAXK{count}) = {numbers_b}",
+        f"рейтинг = 0.5 · часть A + 0.5 · часть B = {numbers}",
+    ]
+    return Fraction(numerator, denominator), dict(
+        player=part.player,
+        name=part.name,
+        rating=rating,
+        part_a=part_a,
+        part_b=part_b,
+        rating_unrounded=numerator / denominator,
+        tournaments=part.n,
+        part_a_size=part.k,
+        scores=part.scores,
+        part_a_tournaments=part.a_ids,
+        part_b_tournaments=part.b_ids,
+        explanation=Explanation(en="\n".join(en), ru="\n".join(ru)),
+    )
+
+
+def _tournament_raws(
+    tournament: Tournament, a: int, coefficients: Coefficients, settings: ListSettings, countries: Mapping[str, str]
+) -> list[tuple[str, _Raw]]:
+    """Every rated result of a counted tournament with A (hundredths of a percent) as (player, raw)."""
+    found: list[tuple[str, _Raw]] = []
+    end = tournament.end_date
+    minus_end = -end.toordinal()
+    for result in tournament.results:
+        player = result.player
+        if player is None or not is_rated(player, settings, countries):
+            continue
+        hanchans = result.hanchans if tournament.is_cutoff and result.hanchans else tournament.hanchans
+        w = coefficients.w_cents(hanchans if tournament.is_cutoff else None)
+        d = delta_cents(w, tournament.players, result.place, a)
+        found.append((player, (-d, minus_end, tournament.id, end, result.place, tournament.players, hanchans, w, a)))
+    return found
+
+
+def _rank_exactly(
+    ranked: list[tuple[float, str, str, tuple[Fraction, dict[str, Any]]]],
+) -> list[tuple[float, str, str, tuple[Fraction, dict[str, Any]]]]:
+    """Sort by (-rating, name, id) with the exact rating, comparing fractions only where the floats tie.
+
+    The float of a rating is its correctly rounded value, so a larger exact rating never has a smaller float: the
+    order by float is the exact order except inside runs of equal floats, which are sorted again on the exact value.
+    """
+    ranked.sort(key=lambda item: item[0])
+    start = 0
+    count = len(ranked)
+    while start < count:
+        stop = start + 1
+        while stop < count and ranked[stop][0] == ranked[start][0]:
+            stop += 1
+        if stop - start > 1:
+            ranked[start:stop] = sorted(ranked[start:stop], key=lambda item: (-item[3][0], item[1], item[2]))
+        start = stop
+    return ranked
+
+
+class ListState:
+    """:func:`compute_list` for one list on a run of dates, recomputing only what changed since the previous date.
+
+    Feed :meth:`compute` the dates in any order with each date's tournaments (the same objects while they do not
+    change: a tournament is taken as corrected when a different object comes with its id). Between two calls, a
+    player's part A and the deltas of part B change only when one of the player's tournaments starts or stops
+    counting, is corrected, or changes its A; part B of everyone changes only with MAXK. Only those players are
+    recomputed; the others keep their numbers, and every player is ranked again. The result of each call equals
+    ``compute_list(settings=..., as_of=..., tournaments=..., players=...)`` exactly.
+
+    ``players`` (countries and names) are fixed for the state's life: a player's new country means a new state.
+    """
+
+    def __init__(self, *, settings: ListSettings, players: Iterable[Player] = ()) -> None:
+        known = tuple(players)
+        self.settings = settings
+        self._countries = {player.id: player.country for player in known}
+        self._names = {player.id: player.name or player.id for player in known}
+        self._seen: dict[str, Tournament] = {}
+        """Tournament id -> the object last given (validated, its eligibility and coefficients known)."""
+        self._reasons: dict[str, tuple[Explanation, ...]] = {}
+        self._coefficients: dict[str, Coefficients] = {}
+        self._steps: dict[str, tuple[date, ...]] = {}
+        self._counted: dict[str, tuple[Tournament, int, list[tuple[str, _Raw]], tuple[int, int, str, int, int] | None]]
+        self._counted = {}
+        """Tournament id -> (tournament, A, its rated results as (player, raw), its MAXK candidate or None)."""
+        self._raws: dict[str, dict[str, _Raw]] = {}
+        """Player -> tournament id -> raw, over the counted tournaments."""
+        self._parts: dict[str, _Part] = {}
+        self._finished: dict[str, tuple[Fraction, dict[str, Any]]] = {}
+        self._entries: dict[str, tuple[dict[str, Any], Entry]] = {}
+        self._total: _MaxKTotal | None = None
+
+    def compute(self, *, as_of: date, tournaments: Sequence[Tournament]) -> RatingList:
+        """The list as of ``as_of``, as :func:`compute_list` returns it."""
+        settings = self.settings
+        seen_ids: dict[str, int] = {}
+        for index, tournament in enumerate(tournaments):
+            if tournament.id in seen_ids:
+                raise EngineError(
+                    f"tournaments[{index}].id",
+                    f"{tournament.id!r} appears twice (tournaments[{seen_ids[tournament.id]}])",
+                )
+            seen_ids[tournament.id] = index
+            if self._seen.get(tournament.id) is not tournament:
+                validate_tournament(tournament, f"tournaments[{index}]")
+
+        excluded: list[Exclusion] = []
+        counted: list[str] = []
+        now: dict[str, tuple[Tournament, int]] = {}
+        for tournament in tournaments:
+            tid = tournament.id
+            if self._seen.get(tid) is not tournament:
+                self._seen[tid] = tournament
+                self._reasons[tid] = eligibility(tournament, settings, self._countries)
+                self._coefficients.pop(tid, None)
+                self._steps[tid] = age_steps(tournament.end_date)
+            reasons = list(self._reasons[tid])
+            a = age_bp_by_steps(tournament.end_date, self._steps[tid], as_of)
+            if tournament.end_date > as_of:
+                reasons.insert(0, _reason("ends after the rating date", "завершается после даты рейтинга"))
+            elif a == 0:
+                reasons.insert(0, _reason("older than two years", "старше двух лет"))
+            if reasons:
+                excluded.append(Exclusion(tid, tuple(reasons)))
+                continue
+            counted.append(tid)
+            now[tid] = (tournament, a)
+
+        # What changed since the previous date: the players of those tournaments are recomputed.
+        dirty: set[str] = set()
+        for tid, (old, old_a, pairs, _candidate) in list(self._counted.items()):
+            current = now.get(tid)
+            if current is not None and current[0] is old and current[1] == old_a:
+                continue
+            del self._counted[tid]
+            for player, _raw in pairs:
+                raws = self._raws[player]
+                del raws[tid]
+                if not raws:
+                    del self._raws[player]
+                dirty.add(player)
+        for tid, (tournament, a) in now.items():
+            if tid in self._counted:
+                continue
+            coefficients = self._coefficients.get(tid)
+            if coefficients is None:
+                coefficients = self._coefficients[tid] = tournament_coefficients(tournament)
+            pairs = _tournament_raws(tournament, a, coefficients, settings, self._countries)
+            candidate = None
+            if pairs:
+                w = coefficients.finalist_w_cents
+                candidate = (-(w * a), -tournament.end_date.toordinal(), tid, w, a)
+            self._counted[tid] = (tournament, a, pairs, candidate)
+            for player, raw in pairs:
+                self._raws.setdefault(player, {})[tid] = raw
+                dirty.add(player)
+
+        total = _maxk_total([item[3] for item in self._counted.values() if item[3] is not None], settings)
+        if self._total is None or total.maxk != self._total.maxk:
+            self._finished.clear()
+        self._total = total
+
+        for player in dirty:
+            self._finished.pop(player, None)
+            raws = self._raws.get(player)
+            if raws is not None and len(raws) >= settings.min_tournaments:
+                name = self._names.get(player, player)
+                self._parts[player] = _player_part(player, name, list(raws.values()), settings)
+            else:
+                self._parts.pop(player, None)
+
+        ranked: list[tuple[float, str, str, tuple[Fraction, dict[str, Any]]]] = []
+        unlisted: list[tuple[str, int]] = []
+        for player, raws in self._raws.items():
+            if len(raws) < settings.min_tournaments:
+                unlisted.append((player, len(raws)))
+                continue
+            finished = self._finished.get(player)
+            if finished is None:
+                finished = self._finished[player] = _player_finish(self._parts[player], total, settings)
+            ranked.append((-finished[1]["rating_unrounded"], finished[1]["name"], player, finished))
+        # `rules/mahjong.md`, "Result": ranked by the unrounded rating, then by name.
+        ranked = _rank_exactly(ranked)
+        entries: list[Entry] = []
+        kept: dict[str, tuple[dict[str, Any], Entry]] = {}
+        for rank, (_, _, player, (_, entry_fields)) in enumerate(ranked, start=1):
+            previous = self._entries.get(player)
+            if previous is not None and previous[0] is entry_fields and previous[1].rank == rank:
+                entry = previous[1]
+            else:
+                entry = _build(Entry, entry_fields, rank=rank)
+            kept[player] = (entry_fields, entry)
+            entries.append(entry)
+        self._entries = kept
+        return RatingList(
+            code=settings.code,
+            as_of=as_of,
+            entries=tuple(entries),
+            excluded=tuple(excluded),
+            counted=tuple(counted),
+            maxk=total.maxk,
+            unlisted=tuple(sorted(unlisted)),
+        )
 
 
 def compute_list(
@@ -857,92 +1146,10 @@ def compute_list(
 
     ``players`` gives countries and names; a player id found only in results is of the list's country and is named
     by the id. Tournaments may be the whole history: those that do not count are returned as excluded with their
-    reasons, including "older than two years" and "ends after the rating date".
+    reasons, including "older than two years" and "ends after the rating date". For many dates of one list,
+    :class:`ListState` gives the same lists, recomputing only what changed from one date to the next.
     """
-    known = tuple(players)
-    countries = {player.id: player.country for player in known}
-    names = {player.id: player.name or player.id for player in known}
-
-    seen_ids: dict[str, int] = {}
-    for index, tournament in enumerate(tournaments):
-        if tournament.id in seen_ids:
-            raise EngineError(
-                f"tournaments[{index}].id", f"{tournament.id!r} appears twice (tournaments[{seen_ids[tournament.id]}])"
-            )
-        seen_ids[tournament.id] = index
-        validate_tournament(tournament, f"tournaments[{index}]")
-
-    excluded: list[Exclusion] = []
-    counted: list[str] = []
-    maxk_candidates: list[tuple[int, int, str, int, int]] = []
-    work: dict[str, list[_Raw]] = {}
-    for tournament in tournaments:
-        reasons = list(eligibility(tournament, settings, countries))
-        a = age_bp(tournament.end_date, as_of)
-        if tournament.end_date > as_of:
-            reasons.insert(0, _reason("ends after the rating date", "завершается после даты рейтинга"))
-        elif a == 0:
-            reasons.insert(0, _reason("older than two years", "старше двух лет"))
-        if reasons:
-            excluded.append(Exclusion(tournament.id, tuple(reasons)))
-            continue
-        counted.append(tournament.id)
-        coefficients = tournament_coefficients(tournament)
-        rated = False
-        for result in tournament.results:
-            player = result.player
-            if player is None or not is_rated(player, settings, countries):
-                continue
-            rated = True
-            hanchans = result.hanchans if tournament.is_cutoff and result.hanchans else tournament.hanchans
-            w = coefficients.w_cents(hanchans if tournament.is_cutoff else None)
-            d = delta_cents(w, tournament.players, result.place, a)
-            work.setdefault(player, []).append(
-                (
-                    -d,
-                    -tournament.end_date.toordinal(),
-                    tournament.id,
-                    tournament.end_date,
-                    result.place,
-                    tournament.players,
-                    hanchans,
-                    w,
-                    a,
-                )
-            )
-        if rated:
-            w = coefficients.finalist_w_cents
-            maxk_candidates.append((-(w * a), -tournament.end_date.toordinal(), tournament.id, w, a))
-
-    # `rules/mahjong.md`, "Part B": MAXK1..4 are the 4 (online 3) largest W·A of the list's tournaments with a
-    # rated player; a missing one counts as 1.
-    maxk_candidates.sort()
-    maxk = [_maxk(tid, w, a) for _, _, tid, w, a in maxk_candidates[: settings.part_b_count]]
-    maxk.extend(_maxk(None, CENT, A_FULL) for _ in range(settings.part_b_count - len(maxk)))
-    maxk_tuple = tuple(maxk)
-    maxk_units = sum(item.wa_units for item in maxk_tuple)
-
-    ranked: list[tuple[Fraction, str, str, dict[str, Any]]] = []
-    unlisted: list[tuple[str, int]] = []
-    for player, raws in work.items():
-        if len(raws) < settings.min_tournaments:
-            unlisted.append((player, len(raws)))
-            continue
-        name = names.get(player, player)
-        rating, entry_fields = _player_entry(player, name, raws, maxk_tuple, maxk_units, settings)
-        ranked.append((-rating, name, player, entry_fields))
-    # `rules/mahjong.md`, "Result": ranked by the unrounded rating, then by name.
-    ranked.sort(key=lambda item: (item[0], item[1], item[2]))
-    entries = tuple(Entry(rank=rank, **item[3]) for rank, item in enumerate(ranked, start=1))
-    return RatingList(
-        code=settings.code,
-        as_of=as_of,
-        entries=entries,
-        excluded=tuple(excluded),
-        counted=tuple(counted),
-        maxk=maxk_tuple,
-        unlisted=tuple(sorted(unlisted)),
-    )
+    return ListState(settings=settings, players=players).compute(as_of=as_of, tournaments=tournaments)
 
 
 # ---------------------------------------------------------------------------------------------------------------

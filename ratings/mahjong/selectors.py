@@ -42,6 +42,8 @@ class MahjongData:
     players: dict[str, engine.Player] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)
     """Tournament id -> its name, for the pages and the summaries."""
+    age_steps: dict[str, tuple[date, ...]] = field(default_factory=dict)
+    """Tournament id -> the dates its A steps down (``engine.age_steps``), filled as the dates of a run need them."""
 
     def window(self, as_of: date) -> list[engine.Tournament]:
         """The tournaments with A > 0 on ``as_of`` (ended on or before it, less than 24 whole months ago)."""
@@ -184,13 +186,25 @@ def snapshot_entries(*, snapshot: RatingSnapshot, search: str = "") -> QuerySet[
 
 
 def snapshot_cities(*, snapshot: RatingSnapshot) -> list[str]:
-    return list(
+    return snapshot_places(snapshot=snapshot)[0]
+
+
+def snapshot_places(*, snapshot: RatingSnapshot) -> tuple[list[str], list[str]]:
+    """The cities and the countries of a snapshot's players, for the filters: one query."""
+    rows = (
         Player.objects.filter(pk__in=RatingEntry.objects.filter(snapshot=snapshot).values("player_id"))
-        .exclude(city="")
-        .order_by("city")
-        .values_list("city", flat=True)
+        .order_by()
+        .values_list("city", "country")
         .distinct()
     )
+    cities: set[str] = set()
+    countries: set[str] = set()
+    for city, country in rows:
+        if city:
+            cities.add(city)
+        if country:
+            countries.add(country)
+    return sorted(cities), sorted(countries)
 
 
 def player_entries(*, player: Player, lists: list[RatingList]) -> dict[int, list[dict]]:

@@ -61,6 +61,9 @@ class _ListContext:
         self.countries = {pid: player.country for pid, player in data.players.items()}
         self._eligible: dict[str, bool] = {}
         self._coefficients: dict[str, engine.Coefficients] = {}
+        self.state = engine.ListState(settings=self.settings, players=data.players.values())
+        """The engine's state across the dates of a run: each date recomputes only the players whose input changed."""
+        self.details = _DetailsCache()
 
     def eligible(self, tournament: engine.Tournament) -> bool:
         found = self._eligible.get(tournament.id)
@@ -89,7 +92,8 @@ class _ListContext:
 
 @dataclass(frozen=True)
 class _Previous:
-    ratings: dict[int, tuple[Decimal, int]]
+    ratings: dict[int, tuple[int, int]]
+    """Player id -> (rating in hundredths, rank) in the snapshot in force."""
     fingerprint: str | None
 
 
@@ -98,7 +102,9 @@ def _previous(rating_list: RatingList, before: date) -> _Previous:
     if snapshot is None:
         return _Previous({}, None)
     rows = snapshot.entries.values_list("player_id", "rating", "rank")
-    return _Previous({pid: (rating, rank) for pid, rating, rank in rows}, snapshot.summary.get("fingerprint"))
+    return _Previous(
+        {pid: (int(rating * 100), rank) for pid, rating, rank in rows}, snapshot.summary.get("fingerprint")
+    )
 
 
 def _formula_lines(explanation: str) -> list[str]:
@@ -106,7 +112,32 @@ def _formula_lines(explanation: str) -> list[str]:
     return explanation.split("\n")[-3:]
 
 
+def _dumps(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _score_rows(scores: tuple[engine.Score, ...]) -> list[dict]:
+    return [
+        {
+            "t": score.tournament,
+            "end": score.end_date.isoformat(),
+            "place": score.place,
+            "players": score.players,
+            "hanchans": score.hanchans,
+            "w": score.w,
+            "r": round(score.r, 2),
+            "a": score.a_percent,
+            "wa": score.wa,
+            "delta": score.delta,
+            "in_a": score.in_part_a,
+            "in_b": score.in_part_b,
+        }
+        for score in scores
+    ]
+
+
 def _entry_details(entry: engine.Entry, previous_rank: int | None) -> dict:
+    """What an entry's ``details`` keep: both parts, every tournament's W, R, A and delta, and the formula lines."""
     return {
         "part_a": entry.part_a,
         "part_b": entry.part_b,
@@ -114,28 +145,46 @@ def _entry_details(entry: engine.Entry, previous_rank: int | None) -> dict:
         "n": entry.tournaments,
         "k": entry.part_a_size,
         "previous_rank": previous_rank,
-        "scores": [
-            {
-                "t": score.tournament,
-                "end": score.end_date.isoformat(),
-                "place": score.place,
-                "players": score.players,
-                "hanchans": score.hanchans,
-                "w": score.w,
-                "r": round(score.r, 2),
-                "a": score.a_percent,
-                "wa": score.wa,
-                "delta": score.delta,
-                "in_a": score.in_part_a,
-                "in_b": score.in_part_b,
-            }
-            for score in entry.scores
-        ],
+        "scores": _score_rows(entry.scores),
         "formula": {
             "en": _formula_lines(entry.explanation.en),
             "ru": _formula_lines(entry.explanation.ru),
         },
     }
+
+
+class _DetailsCache:
+    """An entry's ``details`` as JSON text, from parts kept across the dates of a run.
+
+    Most players' scores do not change from one date to the next (:class:`engine.ListState` hands back the very same
+    objects then), and their formula changes only with MAXK: their JSON is kept per player and reused while the
+    engine's objects are the same ones. Equal to ``json.dumps(_entry_details(entry, previous_rank))`` as JSON.
+    """
+
+    def __init__(self) -> None:
+        self._scores: dict[str, tuple[tuple[engine.Score, ...], str]] = {}
+        self._formula: dict[str, tuple[engine.Explanation, str]] = {}
+
+    def text(self, entry: engine.Entry, previous_rank: int | None) -> str:
+        kept = self._scores.get(entry.player)
+        if kept is None or kept[0] is not entry.scores:
+            kept = self._scores[entry.player] = (entry.scores, _dumps(_score_rows(entry.scores)))
+        formula = self._formula.get(entry.player)
+        if formula is None or formula[0] is not entry.explanation:
+            text = _dumps({"en": _formula_lines(entry.explanation.en), "ru": _formula_lines(entry.explanation.ru)})
+            formula = self._formula[entry.player] = (entry.explanation, text)
+        return (
+            f'{{"part_a":{_dumps(entry.part_a)},"part_b":{_dumps(entry.part_b)},"exact":{_dumps(entry.rating_unrounded)}'
+            f',"n":{entry.tournaments},"k":{entry.part_a_size},"previous_rank":{_dumps(previous_rank)}'
+            f',"scores":{kept[1]},"formula":{formula[1]}}}'
+        )
+
+
+def _cents_text(cents: int) -> str:
+    """Hundredths as the decimal text a numeric column takes (-5 -> "-0.05")."""
+    sign = "-" if cents < 0 else ""
+    whole, rest = divmod(abs(cents), 100)
+    return f"{sign}{whole}.{rest:02d}"
 
 
 def _summary(
@@ -190,14 +239,13 @@ def _store(
     fingerprint: str,
     previous: _Previous,
 ) -> tuple[RatingSnapshot, _Previous]:
-    """Compute the list as of ``as_of`` and write its snapshot (replacing one of that date) in the caller's atomic."""
+    """Compute the list as of ``as_of`` and write its snapshot (replacing one of that date) in the caller's atomic.
+
+    The list comes from the context's :class:`engine.ListState`, which recomputes only the players whose input
+    changed since the context's previous date (the same result as ``engine.compute_list``).
+    """
     started = time.perf_counter()
-    result = engine.compute_list(
-        settings=context.settings,
-        as_of=as_of,
-        tournaments=[t for t, _ in window],
-        players=context.data.players.values(),
-    )
+    result = context.state.compute(as_of=as_of, tournaments=[t for t, _ in window])
     seconds = time.perf_counter() - started
     RatingSnapshot.objects.filter(rating_list=context.rating_list, as_of=as_of).delete()
     snapshot = RatingSnapshot.objects.create(
@@ -205,60 +253,71 @@ def _store(
         as_of=as_of,
         summary=_summary(context, result, window, fingerprint, seconds),
     )
-    entries = []
-    ratings: dict[int, tuple[Decimal, int]] = {}
+    rows = []
+    ratings: dict[int, tuple[int, int]] = {}
     for entry in result.entries:
         player_id = int(entry.player)
-        rating = Decimal(f"{entry.rating:.2f}")
+        cents = round(entry.rating * 100)
         before = previous.ratings.get(player_id)
-        ratings[player_id] = (rating, entry.rank)
-        entries.append(
-            RatingEntry(
-                snapshot=snapshot,
-                player_id=player_id,
-                rank=entry.rank,
-                rating=rating,
-                delta=None if before is None else rating - before[0],
-                events=entry.tournaments,
-                details=_entry_details(entry, None if before is None else before[1]),
+        ratings[player_id] = (cents, entry.rank)
+        rows.append(
+            (
+                snapshot.pk,
+                player_id,
+                entry.rank,
+                _cents_text(cents),
+                None if before is None else _cents_text(cents - before[0]),
+                entry.tournaments,
+                context.details.text(entry, None if before is None else before[1]),
             )
         )
-    _insert_entries(entries)
+    _insert_entries(rows)
     return snapshot, _Previous(ratings, fingerprint)
 
 
-def _insert_entries(entries: list[RatingEntry]) -> None:
-    """Insert a snapshot's entries: COPY on PostgreSQL (thousands of rows with JSON a date), bulk_create elsewhere."""
+_ENTRY_COLUMNS = ("snapshot_id", "player_id", "rank", "rating", "delta", "events", "details")
+
+
+def _insert_entries(rows: list[tuple]) -> None:
+    """Insert a snapshot's entries, given as rows of :data:`_ENTRY_COLUMNS` with ``details`` as JSON text: COPY on
+    PostgreSQL (thousands of rows with JSON a date, no model objects), bulk_create elsewhere."""
     if connection.vendor != "postgresql":
-        RatingEntry.objects.bulk_create(entries, batch_size=2000)
+        RatingEntry.objects.bulk_create(
+            [
+                RatingEntry(
+                    snapshot_id=snapshot_id,
+                    player_id=player_id,
+                    rank=rank,
+                    rating=Decimal(rating),
+                    delta=None if delta is None else Decimal(delta),
+                    events=events,
+                    details=json.loads(details),
+                )
+                for snapshot_id, player_id, rank, rating, delta, events, details in rows
+            ],
+            batch_size=2000,
+        )
         return
-    columns = ["snapshot_id", "player_id", "rank", "rating", "delta", "events", "details"]
     table = RatingEntry._meta.db_table
     with (
         connection.cursor() as cursor,
-        cursor.cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy,
+        cursor.cursor.copy(f"COPY {table} ({', '.join(_ENTRY_COLUMNS)}) FROM STDIN") as copy,
     ):
-        for entry in entries:
-            copy.write_row(
-                (
-                    entry.snapshot_id,
-                    entry.player_id,
-                    entry.rank,
-                    entry.rating,
-                    entry.delta,
-                    entry.events,
-                    json.dumps(entry.details, separators=(",", ":"), ensure_ascii=False),
-                )
-            )
+        for row in rows:
+            copy.write_row(row)
 
 
 def _window(data: MahjongData, as_of: date) -> list[tuple[engine.Tournament, int]]:
     """The tournaments with A > 0 on ``as_of``, with their A in hundredths of a percent."""
     found = []
+    steps = data.age_steps
     for tournament in data.tournaments:
         if tournament.end_date > as_of:
             break
-        a = engine.age_bp(tournament.end_date, as_of)
+        found_steps = steps.get(tournament.id)
+        if found_steps is None:
+            found_steps = steps[tournament.id] = engine.age_steps(tournament.end_date)
+        a = engine.age_bp_by_steps(tournament.end_date, found_steps, as_of)
         if a > 0:
             found.append((tournament, a))
     return found
@@ -314,6 +373,9 @@ def mahjong_rebuild(
 
     Snapshots in the range on dates where nothing changed are removed, so that the range reads as if the daily job
     had run every day with today's data. Each date is written in its own transaction, holding the list's lock.
+    The input is read once for the whole range; each list's engine state goes from date to date recomputing only
+    the players whose tournaments entered, left, changed A or were corrected (and part B of all when MAXK moves),
+    and each entry's details JSON is reused while the player's numbers stay the same.
     Returns the number of snapshots written per list slug.
     """
     if end < start:

@@ -22,9 +22,9 @@ from ratings.mahjong.selectors import (
     latest_snapshots,
     mahjong_lists,
     snapshot_at,
-    snapshot_cities,
     snapshot_dates,
     snapshot_entries,
+    snapshot_places,
     tournament_names,
 )
 from ratings.mahjong.tables import MahjongEntryTable
@@ -64,12 +64,12 @@ def index(request):
 def list_detail(request, slug: str):
     rating_list = _list_or_404(slug)
     as_of, message = _requested_date(request)
-    snapshot = snapshot_at(rating_list=rating_list, as_of=as_of)
+    # The page shows entries only: the summary (every counted and excluded tournament) is not read.
+    snapshot = snapshot_at(rating_list=rating_list, as_of=as_of, summary=False)
     context = {"rating_list": rating_list, "snapshot": snapshot, "message": message, "as_of": as_of}
     if snapshot is not None:
         entries = snapshot_entries(snapshot=snapshot)
-        cities = snapshot_cities(snapshot=snapshot)
-        countries = sorted({c for c in entries.order_by().values_list("player__country", flat=True).distinct()})
+        cities, countries = snapshot_places(snapshot=snapshot)
         entry_filter = MahjongEntryFilter(request.GET, queryset=entries, cities=cities, countries=countries)
         table = MahjongEntryTable(entry_filter.qs)
         RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
