@@ -3,18 +3,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from federation.models import Club, Player
-from federation.selectors import player_search
-
-
-def _places() -> tuple[list[str], list[str]]:
-    """The cities and countries players come from, in one query (the filter's choices)."""
-    pairs = Player.objects.filter(is_bot=False).order_by().values_list("city", "country").distinct()
-    cities, countries = set(), set()
-    for city, country in pairs:
-        if city:
-            cities.add(city)
-        countries.add(country)
-    return sorted(cities), sorted(countries)
+from federation.selectors import player_places, player_search
 
 
 class PlayerFilter(django_filters.FilterSet):
@@ -35,9 +24,42 @@ class PlayerFilter(django_filters.FilterSet):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        cities, countries = _places()
-        self.filters["city"].extra["choices"] = [(c, c) for c in cities]
-        self.filters["country"].extra["choices"] = [(c, c) for c in countries]
+        _set_place_choices(self, *player_places())
 
     def search(self, queryset, name, value):
         return player_search(queryset=queryset, search=value)
+
+
+def _set_place_choices(filterset: django_filters.FilterSet, cities, countries) -> None:
+    filterset.filters["city"].extra["choices"] = [(c, c) for c in cities]
+    filterset.filters["country"].extra["choices"] = [(c, c) for c in countries]
+
+
+class PlayerRowFilter(django_filters.FilterSet):
+    """The filter of every rating list: rows with a ``player`` (entries, ratings), by name, city, club, country.
+
+    The caller passes the cities and countries to offer (``federation.selectors.player_places``), so that each
+    list can offer the places of its own players in one query.
+    """
+
+    q = django_filters.CharFilter(
+        label=_("Name"),
+        method="search",
+        widget=forms.TextInput(attrs={"placeholder": _("Surname or name, either alphabet"), "type": "search"}),
+    )
+    city = django_filters.ChoiceFilter(
+        label=_("City"), field_name="player__city", choices=[], empty_label=_("All cities")
+    )
+    club = django_filters.ModelChoiceFilter(
+        label=_("Club"), field_name="player__club", queryset=Club.objects.order_by("name"), empty_label=_("All clubs")
+    )
+    country = django_filters.ChoiceFilter(
+        label=_("Country"), field_name="player__country", choices=[], empty_label=_("All countries")
+    )
+
+    def __init__(self, *args, cities=(), countries=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        _set_place_choices(self, cities, countries)
+
+    def search(self, queryset, name, value):
+        return queryset.filter(player__in=player_search(queryset=Player.objects.filter(is_bot=False), search=value))

@@ -14,6 +14,18 @@ def player_list(*, search: str = "") -> QuerySet[Player]:
     return player_search(queryset=players, search=search)
 
 
+def player_places(*, players: QuerySet[Player] | None = None) -> tuple[list[str], list[str]]:
+    """The cities and countries these players (all people, no bots, by default) come from, in one query."""
+    if players is None:
+        players = Player.objects.filter(is_bot=False)
+    cities, countries = set(), set()
+    for city, country in players.order_by().values_list("city", "country").distinct():
+        if city:
+            cities.add(city)
+        countries.add(country)
+    return sorted(cities), sorted(countries)
+
+
 def player_search(*, queryset: QuerySet[Player], search: str) -> QuerySet[Player]:
     """Every word must match a part of the name in Cyrillic or in Latin ("иванов ив", "Ivanov", "ёлкин")."""
     for word in normalize_name(search).split():

@@ -98,13 +98,6 @@ def list_view(*, snapshot: RatingSnapshot, search: str = "", city: str = "", clu
     return ListView(snapshot=snapshot, newest=newest, entries=entries)
 
 
-def list_cities() -> list[str]:
-    """The cities to filter by (those of the federation's players, as on the players' page)."""
-    return list(
-        Player.objects.filter(is_bot=False).exclude(city="").order_by("city").values_list("city", flat=True).distinct()
-    )
-
-
 # --- the player's and the tournament's sections --------------------------------------------------------------------
 
 

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
+from federation.selectors import player_places
 from ratings.engines.common import EngineError
 from ratings.gorbunov import selectors
 from ratings.gorbunov.calculator import CalculatorError, changes_for_every_place, tournament_inputs
@@ -56,12 +57,14 @@ def list_detail(request, slug: str):
     day = requested_day(request)
     snapshot = selectors.snapshot_as_of(rating_list=rating_list, day=day)
     context = {"rating_list": rating_list, "name": rating_list.display_name(get_language() or "ru"), "day": day}
-    cities = selectors.list_cities()
+    cities, countries = player_places()
     if snapshot is None:
-        context["filter"] = ListFilter(request.GET, queryset=rating_list.snapshots.none(), cities=cities)
+        context["filter"] = ListFilter(
+            request.GET, queryset=rating_list.snapshots.none(), cities=cities, countries=countries
+        )
         return render(request, "ratings/gorbunov/list_detail.html", context)
     view = selectors.list_view(snapshot=snapshot)
-    list_filter = ListFilter(request.GET, queryset=view.entries, cities=cities)
+    list_filter = ListFilter(request.GET, queryset=view.entries, cities=cities, countries=countries)
     table = list_table(list_filter.qs, view=view)
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     export_format = request.GET.get("_export")

@@ -16,7 +16,7 @@ from dateutil.relativedelta import relativedelta
 from django.db.models import QuerySet
 
 from federation.models import Player
-from federation.selectors import player_search
+from federation.selectors import player_places, player_search
 from ratings.engines import mahjong as engine
 from ratings.engines.common import EngineError
 from ratings.mahjong.params import ENGINE_PRESETS, list_settings
@@ -185,26 +185,11 @@ def snapshot_entries(*, snapshot: RatingSnapshot, search: str = "") -> QuerySet[
     return entries.defer("details")
 
 
-def snapshot_cities(*, snapshot: RatingSnapshot) -> list[str]:
-    return snapshot_places(snapshot=snapshot)[0]
-
-
 def snapshot_places(*, snapshot: RatingSnapshot) -> tuple[list[str], list[str]]:
     """The cities and the countries of a snapshot's players, for the filters: one query."""
-    rows = (
-        Player.objects.filter(pk__in=RatingEntry.objects.filter(snapshot=snapshot).values("player_id"))
-        .order_by()
-        .values_list("city", "country")
-        .distinct()
+    return player_places(
+        players=Player.objects.filter(pk__in=RatingEntry.objects.filter(snapshot=snapshot).values("player_id"))
     )
-    cities: set[str] = set()
-    countries: set[str] = set()
-    for city, country in rows:
-        if city:
-            cities.add(city)
-        if country:
-            countries.add(country)
-    return sorted(cities), sorted(countries)
 
 
 def player_entries(*, player: Player, lists: list[RatingList]) -> dict[int, list[dict]]:

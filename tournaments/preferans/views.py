@@ -11,6 +11,8 @@ from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
+from federation.models import Player
+from federation.selectors import player_places
 from tournaments.preferans import selectors
 from tournaments.preferans.filters import LeaderboardFilter
 from tournaments.preferans.models import Game, League
@@ -26,7 +28,10 @@ def index(request):
     league = request.GET.get("league", League.AMATEUR)
     if league not in League.values:
         league = League.AMATEUR
-    board = LeaderboardFilter(request.GET, queryset=selectors.leaderboard(league=league))
+    cities, countries = player_places(players=Player.objects.filter(is_bot=False, preferans_rating__isnull=False))
+    board = LeaderboardFilter(
+        request.GET, queryset=selectors.leaderboard(league=league), cities=cities, countries=countries
+    )
     table = LeaderboardTable(board.qs)
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     export_format = request.GET.get("_export")
