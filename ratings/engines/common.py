@@ -1,6 +1,6 @@
 """What every rating engine shares: the one error type for bad data, the bilingual explanation, rounding.
 
-Engines are pure Python (standard library only, plus rustworkx for matching in the Go pairing): no Django, no ORM.
+Engines are pure Python, standard library only: no Django, no ORM (an import-linter contract keeps it so).
 """
 
 from __future__ import annotations
