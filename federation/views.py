@@ -1,5 +1,6 @@
 from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
@@ -13,6 +14,13 @@ from federation.tables import PlayerResultTable, PlayerTable
 from tournaments.models import Discipline
 
 PER_PAGE = 50
+#: Where each discipline's ratings live, for the home page.
+RATINGS_PAGE = {
+    Discipline.CARD_GAMES: "ratings:gorbunov:index",
+    Discipline.MAHJONG: "ratings:mahjong:index",
+    Discipline.GO: "go:index",
+    Discipline.PREFERANS: "preferans:index",
+}
 
 
 @require_GET
@@ -21,7 +29,8 @@ def home(request):
         public_tournaments().order_by().values_list("discipline").annotate(n=Count("pk")).values_list("discipline", "n")
     )
     disciplines = [
-        {"value": value, "label": label, "count": counts.get(value, 0)} for value, label in Discipline.choices
+        {"value": value, "label": label, "count": counts.get(value, 0), "ratings_url": reverse(RATINGS_PAGE[value])}
+        for value, label in Discipline.choices
     ]
     latest = public_tournaments().order_by("-end_date", "name")[:10]
     stats = Player.objects.aggregate(players=Count("pk", filter=Q(is_bot=False)))

@@ -40,6 +40,8 @@ def test_home_in_russian_by_default_and_in_english(client):
     assert "Последние турниры" in text
     assert "Кубок весны" in text
     assert "Риичи-маджонг" in text
+    for address in ("/ratings/cards/", "/ratings/mahjong/", "/go/", "/preferans/"):
+        assert f'href="{address}"' in text
     en = client.get("/en/").content.decode()
     assert '<html lang="en">' in en
     assert "Latest tournaments" in en
