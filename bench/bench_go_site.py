@@ -12,12 +12,11 @@ tournament is loaded once and reused while it is complete; the measured round is
 from __future__ import annotations
 
 import datetime
-import os
 import statistics
 import time
-from urllib.parse import urlsplit, urlunsplit
 
-DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/bench_go_site"
+from bench._postgres import setup_django
+
 PLAYERS = 500
 ROUNDS_PLAYED = 4
 NAME = "Bench Go 500"
@@ -27,43 +26,8 @@ REQUESTS = 30
 WARM_UP = 3
 
 
-def _database_url() -> str:
-    url = os.environ.get("DATABASE_URL", "")
-    return url if url.startswith(("postgres://", "postgresql://")) else DEFAULT_URL
-
-
-def _ensure_database(url: str) -> None:
-    import psycopg
-    from psycopg import sql
-
-    parts = urlsplit(url)
-    name = parts.path.lstrip("/")
-    admin_url = urlunsplit((parts.scheme, parts.netloc, "/postgres", parts.query, ""))
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-
-
 def _setup() -> None:
-    from django.apps import apps
-
-    if not apps.ready:
-        url = _database_url()
-        _ensure_database(url)
-        os.environ["DATABASE_URL"] = url
-        os.environ["DJANGO_SETTINGS_MODULE"] = "federation.settings.test"
-        import django
-
-        django.setup()
-    from django.conf import settings
-    from django.core.management import call_command
-    from django.db import connection
-
-    if connection.vendor != "postgresql":
-        raise RuntimeError("bench_go_site measures PostgreSQL; Django is already set up with " + connection.vendor)
-    if "testserver" not in settings.ALLOWED_HOSTS and "*" not in settings.ALLOWED_HOSTS:
-        settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
-    call_command("migrate", verbosity=0)
+    setup_django("bench_go_site")
 
 
 def _director():

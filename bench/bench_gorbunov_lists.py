@@ -12,51 +12,19 @@ under 100 ms at the median. The data (``bench.bench_gorbunov.make_tournaments``)
 from __future__ import annotations
 
 import datetime as dt
-import os
 import random
 import statistics
 import time
-from urllib.parse import urlsplit, urlunsplit
 
-DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/bench_gorbunov"
+from bench._postgres import setup_django
+
 SLUG = "bench-gorbunov"
 PLAYERS = 20_000
 REQUESTS = 30
 
 
-def _database_url() -> str:
-    url = os.environ.get("DATABASE_URL", "")
-    return url if url.startswith(("postgres://", "postgresql://")) else DEFAULT_URL
-
-
 def _setup() -> None:
-    from django.apps import apps
-
-    if not apps.ready:
-        import psycopg
-        from psycopg import sql
-
-        url = _database_url()
-        parts = urlsplit(url)
-        name = parts.path.lstrip("/")
-        admin_url = urlunsplit((parts.scheme, parts.netloc, "/postgres", parts.query, ""))
-        with psycopg.connect(admin_url, autocommit=True) as conn:
-            if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-                conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-        os.environ["DATABASE_URL"] = url
-        os.environ["DJANGO_SETTINGS_MODULE"] = "federation.settings.test"
-        import django
-
-        django.setup()
-    from django.conf import settings
-    from django.core.management import call_command
-    from django.db import connection
-
-    if connection.vendor != "postgresql":
-        raise RuntimeError("bench_gorbunov_lists measures PostgreSQL")
-    if "testserver" not in settings.ALLOWED_HOSTS:
-        settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
-    call_command("migrate", verbosity=0)
+    setup_django("bench_gorbunov")
 
 
 def _ensure_data():

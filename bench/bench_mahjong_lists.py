@@ -5,44 +5,28 @@
   the engine goes from date to date recomputing only the players whose tournaments changed (``ListState``);
 - a list page (RR, 50 rows, Russian and English) at the median (target: under 100 ms).
 
-The measurement runs in a child process with its own Django set up on ``bench_mahjong_lists`` (created when missing),
-so that ``make bench`` running other modules in one process is not disturbed. The data is made up deterministically
-and loaded once; it is reused while the counts match.
+Django is set up on ``bench_mahjong_lists`` (created when missing; ``make bench`` gives every module a process of
+its own). The data is made up deterministically and loaded once; it is reused while the counts match.
 
     python -m bench.bench_mahjong_lists
 """
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import statistics
-import subprocess
 import sys
 import time
 from datetime import date, timedelta
-from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
-URL = "postgres://postgres@127.0.0.1:5432/bench_mahjong_lists"
+from bench._postgres import setup_django
+
 PLAYERS = 3000
 TOURNAMENTS = 600
 AS_OF = date(2026, 3, 1)
 SEED = 5
 REQUESTS = 30
-
-
-def _ensure_database(url: str) -> None:
-    import psycopg
-    from psycopg import sql
-
-    parts = urlsplit(url)
-    name = parts.path.lstrip("/")
-    admin_url = urlunsplit((parts.scheme, parts.netloc, "/postgres", parts.query, ""))
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
 
 
 def _loaded() -> bool:
@@ -124,23 +108,15 @@ def _load_average() -> str:
     return "load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
 
 
-def _child() -> list[dict]:
-    os.environ["DATABASE_URL"] = URL
-    os.environ["DJANGO_SETTINGS_MODULE"] = "federation.settings.test"
+def run() -> list[dict]:
     os.environ["CELERY_TASK_ALWAYS_EAGER"] = "true"
-    import django
-
-    django.setup()
-    from django.conf import settings
-    from django.core.management import call_command
+    setup_django("bench_mahjong_lists")
     from django.test import Client
 
     from ratings.mahjong import services
     from ratings.models import RatingList, RatingSnapshot
     from tournaments.models import Result
 
-    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
-    call_command("migrate", verbosity=0)
     if not _loaded():
         started = time.perf_counter()
         _load()
@@ -208,28 +184,7 @@ def _child() -> list[dict]:
     return rows
 
 
-def run() -> list[dict]:
-    _ensure_database(URL)
-    env = {**os.environ, "DATABASE_URL": URL, "DJANGO_SETTINGS_MODULE": "federation.settings.test"}
-    root = Path(__file__).resolve().parent.parent
-    done = subprocess.run(
-        [sys.executable, "-m", "bench.bench_mahjong_lists", "--child"],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    sys.stderr.write(done.stderr[-2000:] if done.returncode else "")
-    if done.returncode:
-        raise RuntimeError(f"bench_mahjong_lists child failed ({done.returncode})")
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
 if __name__ == "__main__":
-    if "--child" in sys.argv:
-        sys.stdout.write(json.dumps(_child()) + "\n")
-    else:
-        for row in run():
-            verdict = "ok" if row["seconds"] <= row["target"] else "SLOW"
-            print(f"{row['name']}: {row['seconds']} s (target {row['target']} s, {verdict}); {row['detail']}")
+    for row in run():
+        verdict = "ok" if row["seconds"] <= row["target"] else "SLOW"
+        print(f"{row['name']}: {row['seconds']} s (target {row['target']} s, {verdict}); {row['detail']}")

@@ -10,14 +10,13 @@ the local server, created when missing). The data is loaded once and reused whil
 from __future__ import annotations
 
 import datetime
-import os
 import random
 import statistics
 import sys
 import time
-from urllib.parse import urlsplit, urlunsplit
 
-DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/bench_site"
+from bench._postgres import ensure_database, setup_django
+
 PLAYERS = 20_000
 TOURNAMENTS = 8_000
 RESULTS = 200_000
@@ -29,54 +28,18 @@ SMALL_CITY = "Малоярославец"
 SEED = 20_000
 
 
-def _database_url() -> str:
-    url = os.environ.get("DATABASE_URL", "")
-    return url if url.startswith(("postgres://", "postgresql://")) else DEFAULT_URL
-
-
-def _ensure_database(url: str, recreate: bool = False) -> None:
-    import psycopg
-    from psycopg import sql
-
-    parts = urlsplit(url)
-    name = parts.path.lstrip("/")
-    admin_url = urlunsplit((parts.scheme, parts.netloc, "/postgres", parts.query, ""))
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        if recreate:
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(name)))
-            print(f"dropped database {name} (its tables did not match the models)")
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-            print(f"created database {name}")
-
-
 def _setup() -> None:
-    from django.apps import apps
-
-    if not apps.ready:
-        url = _database_url()
-        _ensure_database(url)
-        os.environ["DATABASE_URL"] = url
-        os.environ["DJANGO_SETTINGS_MODULE"] = "federation.settings.test"
-        import django
-
-        django.setup()
-    from django.conf import settings
-    from django.core.management import call_command
-    from django.db import connection
-
-    if connection.vendor != "postgresql":
-        raise RuntimeError("bench_site measures PostgreSQL; Django is already set up with " + connection.vendor)
-    if "testserver" not in settings.ALLOWED_HOSTS and "*" not in settings.ALLOWED_HOSTS:
-        settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
-    call_command("migrate", verbosity=0)
+    url = setup_django("bench_site")
     if not _schema_matches_models():
         # An initial migration rewritten before the first release leaves old tables behind; the bench database is
-        # ours (created above), so it is rebuilt rather than patched.
-        if settings.DATABASES["default"]["NAME"] != urlsplit(DEFAULT_URL).path.lstrip("/"):
+        # ours, so it is rebuilt rather than patched.
+        from django.core.management import call_command
+        from django.db import connection
+
+        if not url.endswith("/bench_site"):
             raise RuntimeError("The database's tables do not match the models; migrate it or use another database.")
         connection.close()
-        _ensure_database(DEFAULT_URL, recreate=True)
+        ensure_database(url, recreate=True)
         call_command("migrate", verbosity=0)
 
 
