@@ -4,8 +4,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
-from django_tables2.export import TableExport
 
+from federation.exports import csv_response
 from federation.filters import PlayerFilter
 from federation.models import Player
 from federation.sections import render_sections
@@ -42,10 +42,8 @@ def player_list_view(request):
     player_filter = PlayerFilter(request.GET, queryset=player_list())
     table = PlayerTable(player_filter.qs)
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
-    export_format = request.GET.get("_export")
-    if TableExport.is_valid_format(export_format):
-        exporter = TableExport(export_format, table, exclude_columns=())
-        return exporter.response(f"players.{export_format}")
+    if download := csv_response(request, table, "players"):
+        return download
     return render(request, "federation/player_list.html", {"filter": player_filter, "table": table})
 
 

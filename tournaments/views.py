@@ -2,8 +2,8 @@ from django.db.models import Count, IntegerField, OuterRef, Subquery
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
-from django_tables2.export import TableExport
 
+from federation.exports import csv_response
 from federation.sections import render_sections
 from federation.selectors import public_tournaments
 from tournaments.filters import TournamentFilter
@@ -29,9 +29,8 @@ def tournament_list(request):
     tournament_filter = TournamentFilter(request.GET, queryset=_with_result_count(public_tournaments()))
     table = TournamentTable(tournament_filter.qs)
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
-    export_format = request.GET.get("_export")
-    if TableExport.is_valid_format(export_format):
-        return TableExport(export_format, table).response(f"tournaments.{export_format}")
+    if download := csv_response(request, table, "tournaments"):
+        return download
     return render(request, "tournaments/tournament_list.html", {"filter": tournament_filter, "table": table})
 
 
@@ -43,9 +42,8 @@ def tournament_detail(request, pk: int):
         results, exclude=() if tournament.discipline == "mahjong" else ("hanchans_played", "substitute")
     )
     RequestConfig(request, paginate={"per_page": 100}).configure(table)
-    export_format = request.GET.get("_export")
-    if TableExport.is_valid_format(export_format):
-        return TableExport(export_format, table).response(f"tournament-{tournament.pk}.{export_format}")
+    if download := csv_response(request, table, f"tournament-{tournament.pk}"):
+        return download
     return render(
         request,
         "tournaments/tournament_detail.html",

@@ -12,8 +12,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
-from django_tables2.export import TableExport
 
+from federation.exports import csv_response
 from federation.selectors import player_places
 from ratings.engines.common import EngineError
 from ratings.gorbunov import selectors
@@ -67,11 +67,8 @@ def list_detail(request, slug: str):
     list_filter = ListFilter(request.GET, queryset=view.entries, cities=cities, countries=countries)
     table = list_table(list_filter.qs, view=view)
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
-    export_format = request.GET.get("_export")
-    if TableExport.is_valid_format(export_format):
-        return TableExport(export_format, table).response(
-            f"{rating_list.slug}-{snapshot.as_of:%Y-%m-%d}.{export_format}"
-        )
+    if download := csv_response(request, table, f"{rating_list.slug}-{snapshot.as_of:%Y-%m-%d}"):
+        return download
     iso_year, iso_week, _day = snapshot.as_of.isocalendar()
     context.update(
         {

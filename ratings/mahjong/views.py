@@ -11,8 +11,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
-from django_tables2.export import TableExport
 
+from federation.exports import csv_response
 from federation.models import Player
 from ratings.engines.common import EngineError
 from ratings.mahjong import calculator
@@ -73,9 +73,8 @@ def list_detail(request, slug: str):
         entry_filter = MahjongEntryFilter(request.GET, queryset=entries, cities=cities, countries=countries)
         table = MahjongEntryTable(entry_filter.qs)
         RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
-        export_format = request.GET.get("_export")
-        if TableExport.is_valid_format(export_format):
-            return TableExport(export_format, table).response(f"{rating_list.slug}-{snapshot.as_of}.{export_format}")
+        if download := csv_response(request, table, f"{rating_list.slug}-{snapshot.as_of}"):
+            return download
         context.update(filter=entry_filter, table=table)
     return render(request, "ratings/mahjong/list.html", context)
 

@@ -180,3 +180,11 @@ def test_home_and_tournaments_list_queries_do_not_grow_with_rows(client):
     assert _queries(client, "/tournaments/") == tournaments
     assert _queries(client, "/en/tournaments/?discipline=ccg&year=2024") == tournaments
     assert tournaments <= 6
+
+
+@pytest.mark.parametrize("url", ["/players/", "/tournaments/", "/en/players/"])
+def test_an_unknown_export_format_shows_the_page(client, url):
+    TournamentFactory()
+    response = client.get(url, {"_export": "xls"})
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/html")

@@ -17,8 +17,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_tables2 import RequestConfig
-from django_tables2.export import TableExport
 
+from federation.exports import csv_response
 from federation.models import Player
 from ratings.engines import dirs
 from tournaments import pairing
@@ -482,9 +482,8 @@ def dirs_leaderboard(request):
     rating_filter = DirsRatingFilter(request.GET, queryset=selectors.dirs_leaderboard())
     table = DirsLeaderboardTable(rating_filter.qs)
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
-    export_format = request.GET.get("_export")
-    if TableExport.is_valid_format(export_format):
-        return TableExport(export_format, table).response(f"dirs.{export_format}")
+    if download := csv_response(request, table, "dirs"):
+        return download
     query = request.GET.copy()
     query["_export"] = "csv"
     can_record = request.user.is_authenticated and request.user.has_perm("go.add_dirsgame")

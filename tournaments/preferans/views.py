@@ -9,8 +9,8 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
-from django_tables2.export import TableExport
 
+from federation.exports import csv_response
 from federation.models import Player
 from federation.selectors import player_places
 from tournaments.preferans import selectors
@@ -34,9 +34,8 @@ def index(request):
     )
     table = LeaderboardTable(board.qs)
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
-    export_format = request.GET.get("_export")
-    if TableExport.is_valid_format(export_format):
-        return TableExport(export_format, table).response(f"preferans-{league}.{export_format}")
+    if download := csv_response(request, table, f"preferans-{league}"):
+        return download
     context = {
         "filter": board,
         "table": table,
