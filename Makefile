@@ -37,6 +37,9 @@ format: $(VENV)/.dev-installed
 
 ## Performance figures as a table (PostgreSQL at DATABASE_URL, or postgres://postgres@127.0.0.1:5432/bench_*).
 bench: $(VENV)/.dev-installed
+	@command -v wrk >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; } || \
+		echo "wrk is not installed: the preferans API benchmark falls back to a Python client"
 	$(PY) -m bench $(BENCH)
 
 worker: $(VENV)/.run-installed

@@ -19,7 +19,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Max
 from django.utils import timezone
 
 from federation.models import Player
@@ -217,23 +216,33 @@ def _lock_states(player_ids: set[int], settings: PreferansSettings) -> dict[int,
     A bot's state carries its level's maximum, read from the same row (``FOR UPDATE OF`` the rating row only).
     """
 
+    rating_table, player_table = PreferansRating._meta.db_table, Player._meta.db_table
+    level_table = Player._meta.get_field("bot_level").related_model._meta.db_table
+    lock = " FOR UPDATE OF r" if connection.features.has_select_for_update_of else ""
+
     def locked():
-        return {
-            row.player_id: row
-            for row in PreferansRating.objects.select_for_update(of=("self",))
-            .select_related("player__bot_level")
-            .filter(player_id__in=player_ids)
-            .order_by("player_id")
-        }
+        ids = sorted(player_ids)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT r.player_id, r.rating, r.max_rating, r.league, r.deals, r.updated_at, p.is_bot, b.max_rating "
+                f"FROM {rating_table} AS r INNER JOIN {player_table} AS p ON p.id = r.player_id "
+                f"LEFT OUTER JOIN {level_table} AS b ON b.id = p.bot_level_id "
+                f"WHERE r.player_id IN ({', '.join(['%s'] * len(ids))}) ORDER BY r.player_id{lock}",
+                ids,
+            )
+            return {row[0]: row for row in cursor.fetchall()}
 
     rows = locked()
     if player_ids - rows.keys():
         ratings_ensure(player_ids=sorted(player_ids - rows.keys()))
         rows = locked()
     states = {}
-    for pid, row in rows.items():
-        player = row.player
-        cap = float(player.bot_level.max_rating) if player.is_bot and player.bot_level_id else None
+    for pid, (_pid, rating, max_rating, league, deals, updated_at, is_bot, level_max) in rows.items():
+        row = PreferansRating(
+            player_id=pid, rating=rating, max_rating=max_rating, league=league, deals=deals, updated_at=updated_at
+        )
+        row._state.adding = False
+        cap = float(level_max) if is_bot and level_max is not None else None
         rating = row.rating if cap is None else min(row.rating, cap)
         states[pid] = (row, PlayerState(rating, max(row.max_rating, rating), row.league, cap))
     return states
@@ -258,12 +267,7 @@ def _deals_apply(*, deals: Sequence[DealInput], server: GameServer | None) -> li
     if not deals:
         return []
     game_ids = sorted({item.game.pk for item in deals})
-    games = {g.pk: g for g in Game.objects.select_for_update().filter(pk__in=game_ids).order_by("pk")}
-    seats: dict[int, list[int]] = defaultdict(list)
-    for game_id, player_id in (
-        Seat.objects.filter(game_id__in=game_ids).order_by("seat", "id").values_list("game_id", "player_id")
-    ):
-        seats[game_id].append(player_id)
+    games, seats = _lock_games(game_ids)
     checked = []
     finished = {pk for pk, g in games.items() if g.finished}
     for item in deals:
@@ -275,23 +279,11 @@ def _deals_apply(*, deals: Sequence[DealInput], server: GameServer | None) -> li
     player_ids = {pid for _, _, whists in checked for pid in whists}
     states = _lock_states(player_ids, settings)
 
-    # Replays: after the locks, so a concurrent first copy of the same deal has committed or not started.
+    # Replays and the games' last deal numbers: after the locks, so a concurrent first copy of the same deal has
+    # committed or not started.
     server_ids = {game.server_id for _, game, _ in checked}
-    known: dict[tuple[int | None, int | None, str], Deal] = {}
-    external = [item.external_id for item, _, _ in checked if item.external_id]
-    if external and server_ids - {None}:
-        for deal in Deal.objects.filter(external_id__in=external, server_id__in=server_ids - {None}):
-            known[(deal.server_id, None, deal.external_id)] = deal
-    if external and None in server_ids:
-        for deal in Deal.objects.filter(external_id__in=external, server__isnull=True, game_id__in=game_ids):
-            known[(None, deal.game_id, deal.external_id)] = deal
-    numbers = dict(
-        Deal.objects.filter(game_id__in=game_ids)
-        .order_by()
-        .values_list("game_id")
-        .annotate(n=Max("number"))
-        .values_list("game_id", "n")
-    )
+    external = sorted({item.external_id for item, _, _ in checked if item.external_id})
+    known, numbers = _stored_deals(game_ids, server_ids, external)
     now = timezone.now()
     out: list[AppliedDeal] = []
     new_deals: list[Deal] = []
@@ -345,23 +337,160 @@ def _deals_apply(*, deals: Sequence[DealInput], server: GameServer | None) -> li
         new_deals.append(deal)
         pending_results.append(results)
         out.append(AppliedDeal(deal=deal, applied=True, results=results))
-    Deal.objects.bulk_create(new_deals)
-    all_results = []
-    for deal, results in zip(new_deals, pending_results, strict=True):
-        for result in results:
-            result.deal = deal
-            all_results.append(result)
-    DealResult.objects.bulk_create(all_results)
     rows = []
     for pid in sorted(touched):
         row, state = states[pid]
         row.rating, row.max_rating, row.league, row.updated_at = state.rating, state.max_rating, state.league, now
         rows.append(row)
-    _update_ratings(rows)
-    to_finish = [pk for pk in finished if not games[pk].finished]
-    if to_finish:
-        Game.objects.filter(pk__in=to_finish).update(finished=True)
+    to_finish = sorted(pk for pk in finished if not games[pk].finished)
+    _write_deals(new_deals, pending_results, rows, to_finish)
     return out
+
+
+def _lock_games(game_ids: list[int]) -> tuple[dict[int, Game], dict[int, list[int]]]:
+    """Lock the games in id order and read their tables in the same statement."""
+    game_table, seat_table = Game._meta.db_table, Seat._meta.db_table
+    lock = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else ""
+    games: dict[int, Game] = {}
+    seats: dict[int, list[int]] = defaultdict(list)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT g.id, g.server_id, g.external_id, g.finished, s.player_id FROM {game_table} AS g "
+            f"LEFT OUTER JOIN {seat_table} AS s ON s.game_id = g.id "
+            f"WHERE g.id IN ({', '.join(['%s'] * len(game_ids))}) ORDER BY g.id, s.seat, s.id{lock}",
+            game_ids,
+        )
+        for pk, server_id, external_id, finished, player_id in cursor.fetchall():
+            if pk not in games:
+                game = Game(id=pk, server_id=server_id, external_id=external_id, finished=finished)
+                game._state.adding = False
+                games[pk] = game
+            if player_id is not None:
+                seats[pk].append(player_id)
+    return games, seats
+
+
+def _stored_deals(
+    game_ids: list[int], server_ids: set[int | None], external: list[str]
+) -> tuple[dict[tuple[int | None, int | None, str], Deal], dict[int, int]]:
+    """The stored deals with these server ids (replays) and each game's last deal number, in one statement."""
+    table = Deal._meta.db_table
+    games_in = ", ".join(["%s"] * len(game_ids))
+    parts = [
+        f"SELECT 0, NULL, game_id, NULL, NULL, MAX(number) FROM {table} WHERE game_id IN ({games_in}) GROUP BY game_id"
+    ]
+    params: list = list(game_ids)
+    servers = sorted(server_ids - {None})
+    ids_in = ", ".join(["%s"] * len(external))
+    columns = "SELECT 1, id, game_id, server_id, external_id, number FROM"
+    if external and servers:
+        parts.append(
+            f"{columns} {table} WHERE server_id IN ({', '.join(['%s'] * len(servers))}) AND external_id IN ({ids_in})"
+        )
+        params += servers + external
+    if external and None in server_ids:
+        parts.append(
+            f"{columns} {table} WHERE server_id IS NULL AND game_id IN ({games_in}) AND external_id IN ({ids_in})"
+        )
+        params += list(game_ids) + external
+    known: dict[tuple[int | None, int | None, str], Deal] = {}
+    numbers: dict[int, int] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(" UNION ALL ".join(parts), params)
+        for kind, pk, game_id, server_id, external_id, number in cursor.fetchall():
+            if kind == 0:
+                numbers[game_id] = number
+                continue
+            deal = Deal(id=pk, game_id=game_id, server_id=server_id, external_id=external_id, number=number)
+            deal._state.adding = False
+            known[(server_id, None if server_id else game_id, external_id)] = deal
+    return known, numbers
+
+
+def _write_deals(
+    new_deals: list[Deal], results: list[list[DealResult]], ratings: list[PreferansRating], to_finish: list[int]
+) -> None:
+    """Store the new deals, their results, the new ratings and the games now finished.
+
+    On PostgreSQL this is one statement (data-modifying ``WITH``): the deals' ids come back through ``RETURNING`` and
+    the results join them by (game, number), which is unique.
+    """
+    if not new_deals and not to_finish:
+        return
+    if connection.vendor != "postgresql":
+        Deal.objects.bulk_create(new_deals)
+        all_results = []
+        for deal, rows in zip(new_deals, results, strict=True):
+            for result in rows:
+                result.deal = deal
+                all_results.append(result)
+        DealResult.objects.bulk_create(all_results)
+        _update_ratings(ratings)
+        if to_finish:
+            Game.objects.filter(pk__in=to_finish).update(finished=True)
+        return
+    deal_table, result_table = Deal._meta.db_table, DealResult._meta.db_table
+    rating_table, game_table = PreferansRating._meta.db_table, Game._meta.db_table
+    result_columns = [[] for _ in range(10)]
+    for deal, rows in zip(new_deals, results, strict=True):
+        for result in rows:
+            for column, value in zip(
+                result_columns,
+                (
+                    deal.game_id,
+                    deal.number,
+                    result.player_id,
+                    result.whists,
+                    result.rating_before,
+                    result.rating_after,
+                    result.delta,
+                    result.pro_before,
+                    result.bot_max,
+                    len(result_columns[0]),
+                ),
+                strict=True,
+            ):
+                column.append(value)
+    params = [
+        [d.game_id for d in new_deals],
+        [d.server_id for d in new_deals],
+        [d.external_id for d in new_deals],
+        [d.number for d in new_deals],
+        [d.applied_at for d in new_deals],
+        *result_columns,
+        [r.player_id for r in ratings],
+        [r.rating for r in ratings],
+        [r.max_rating for r in ratings],
+        [r.league for r in ratings],
+        [r.deals for r in ratings],
+        [r.updated_at for r in ratings],
+        to_finish,
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH d AS (INSERT INTO {deal_table} (game_id, server_id, external_id, number, applied_at) "
+            "SELECT * FROM unnest(%s::bigint[], %s::bigint[], %s::varchar[], %s::integer[], %s::timestamptz[]) "
+            "RETURNING id, game_id, number), "
+            f"r AS (INSERT INTO {result_table} (deal_id, player_id, whists, rating_before, rating_after, delta, "
+            "pro_before, bot_max) SELECT d.id, x.player_id, x.whists, x.before, x.after, x.delta, x.pro, x.cap "
+            "FROM unnest(%s::bigint[], %s::integer[], %s::bigint[], %s::integer[], %s::float8[], %s::float8[], "
+            "%s::float8[], %s::boolean[], %s::float8[], %s::integer[]) "
+            "AS x (game_id, number, player_id, whists, before, after, delta, pro, cap, ord) "
+            "INNER JOIN d ON d.game_id = x.game_id AND d.number = x.number ORDER BY x.ord), "
+            f"u AS (UPDATE {rating_table} AS t SET rating = v.rating, max_rating = v.max_rating, league = v.league, "
+            "deals = v.deals, updated_at = v.updated_at FROM unnest(%s::bigint[], %s::float8[], %s::float8[], "
+            "%s::varchar[], %s::integer[], %s::timestamptz[]) "
+            "AS v (player_id, rating, max_rating, league, deals, updated_at) WHERE t.player_id = v.player_id), "
+            f"f AS (UPDATE {game_table} SET finished = true WHERE id = ANY(%s::bigint[])) "
+            "SELECT id, game_id, number FROM d",
+            params,
+        )
+        ids = {(game_id, number): pk for pk, game_id, number in cursor.fetchall()}
+    for deal, rows in zip(new_deals, results, strict=True):
+        deal.id = ids[(deal.game_id, deal.number)]
+        deal._state.adding = False
+        for result in rows:
+            result.deal = deal
 
 
 def _update_ratings(rows: list[PreferansRating]) -> None:
