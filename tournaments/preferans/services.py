@@ -539,11 +539,6 @@ class BulkReport:
     results: int
 
 
-#: Deals rated per engine call in a bulk import: small enough that the database stores one chunk's rows while the
-#: next is rated, large enough that the per-call cost does not count.
-IMPORT_CHUNK = 5_000
-
-
 @transaction.atomic
 def deals_import_bulk(
     *, games: Sequence[BulkGame], deals: Sequence[BulkDeal], server: GameServer | None = None
@@ -595,23 +590,21 @@ def deals_import_bulk(
     locked = _lock_states(player_ids, settings)
     state: dict[str, PlayerState] = {str(pid): locked[pid][1] for pid in player_ids}
 
-    # One row per player per deal: (player id, whists, before, after, delta, pro before, bot max). The engine rates
-    # the batch in order, a chunk at a time (``on_change`` reports each player's before and after without an object
-    # per change), and each chunk's rows go to the database while the next chunk is rated.
-    caps = {name: player_state.bot_max for name, player_state in state.items()}
-
+    # One row per player per deal: (player id, whists, before, after, delta, pro before, bot max), from one pass of
+    # the engine over the batch in order (``on_change`` reports each player's before and after without an object
+    # per change).
     def rated():
-        for start in range(0, len(whists_of), IMPORT_CHUNK):
-            end = min(start + IMPORT_CHUNK, len(whists_of))
-            rows_of: list[list[tuple]] = [[] for _ in range(start, end)]
+        rows_of: list[list[tuple]] = [[] for _ in whists_of]
+        caps = {name: player_state.bot_max for name, player_state in state.items()}
 
-            def keep(index: int, name: str, before: float, after: float, was_pro: bool, start=start, rows_of=rows_of):
-                whists = whists_of[start + index][name]
-                rows_of[index].append((int(name), whists, before, after, after - before, was_pro, caps[name]))
+        def keep(index: int, name: str, before: float, after: float, was_pro: bool) -> None:
+            rows_of[index].append(
+                (int(name), whists_of[index][name], before, after, after - before, was_pro, caps[name])
+            )
 
-            chunk = [EngineDeal(game=str(deal_game[i]), whists=whists_of[i]) for i in range(start, end)]
-            state.update(rate_deals(chunk, state, settings, on_change=keep).players)
-            yield [(start + offset, rows) for offset, rows in enumerate(rows_of)]
+        batch = [EngineDeal(game=str(deal_game[i]), whists=whists) for i, whists in enumerate(whists_of)]
+        state.update(rate_deals(batch, state, settings, on_change=keep).players)
+        yield list(enumerate(rows_of))
 
     now = timezone.now()
     server_id = server.pk if server else None

@@ -10,7 +10,6 @@ from federation.models import BotLevel
 from ratings.engines.preferans import Deal as EngineDeal
 from ratings.engines.preferans import PlayerState, rate_deals
 from tests.factories import PlayerFactory
-from tournaments.preferans import services
 from tournaments.preferans.models import Deal, DealResult, Game, PreferansRating
 from tournaments.preferans.services import (
     BulkDeal,
@@ -41,10 +40,7 @@ def _final(players):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("chunk", [5_000, 7, 1])
-def test_bulk_import_equals_one_by_one_and_the_engine(chunk, monkeypatch):
-    """Whatever the chunks the engine rates the batch in, the stored numbers are those of one deal at a time."""
-    monkeypatch.setattr(services, "IMPORT_CHUNK", chunk)
+def test_bulk_import_equals_one_by_one_and_the_engine():
     rng = random.Random(7)
     level = BotLevel.objects.create(name="easy", max_rating=1400)
     bots = {PlayerFactory(is_bot=True, bot_level=level).pk}
