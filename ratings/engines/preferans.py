@@ -22,7 +22,7 @@ Decisions taken here where `rules/preferans.md` is silent:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -251,15 +251,12 @@ def rate_deals(
     *,
     bots: Mapping[str, float] | None = None,
     record: bool = False,
-    on_change: Callable[[int, str, float, float, bool], None] | None = None,
     path: str = "deals",
 ) -> Ledger:
     """Rate deals in order; the bulk path of a rebuild. Anyone without a state is a newcomer (a bot if in ``bots``).
 
     With ``record=False`` (the default) no per-deal object is built, which keeps a million deals well inside the
     time a rebuild may take; ``record=True`` returns every ``DealOutcome`` with its explanations.
-    ``on_change(deal_index, player, before, after, was_pro)`` is called for every player of every deal, in the
-    deal's order of players: what a bulk import stores per deal, without building an object per change.
     """
     bots = dict(bots or {})
     for name, level_max in bots.items():
@@ -311,8 +308,6 @@ def rate_deals(
             outcomes.append(outcome)
             for change in outcome.changes:
                 after = change.after
-                if on_change is not None:
-                    on_change(index, change.player, change.before.rating, after.rating, change.before.league == PRO)
                 rating[change.player] = after.rating
                 peak[change.player] = after.max_rating
                 if after.league == PRO:
@@ -373,8 +368,6 @@ def rate_deals(
             level_max = bot_max.get(name)
             if level_max is not None and value > level_max:
                 value = level_max
-            if on_change is not None:
-                on_change(index, name, values[i], value, name in pro)
             rating[name] = value
             if value > peak[name]:
                 peak[name] = value

@@ -545,8 +545,9 @@ def deals_import_bulk(
 ) -> BulkReport:
     """Import new games and their deals, in the given order, in one transaction (a batch of a large history).
 
-    The engine's bulk ``rate_deals`` rates the batch in order, with exactly the numbers of applying the deals one by
-    one, and reports each player's before and after per deal for the rows that are stored.
+    The deals are split into levels: a deal's level is one more than the last level of any of its players, so the
+    deals of one level share no player and ``rate_deals`` rates a whole level at once, with exactly the numbers of
+    applying the deals one by one (each deal reads only its own players' ratings).
     """
     settings = rating_settings()
     game_index = {}
@@ -590,21 +591,47 @@ def deals_import_bulk(
     locked = _lock_states(player_ids, settings)
     state: dict[str, PlayerState] = {str(pid): locked[pid][1] for pid in player_ids}
 
-    # One row per player per deal: (player id, whists, before, after, delta, pro before, bot max), from one pass of
-    # the engine over the batch in order (``on_change`` reports each player's before and after without an object
-    # per change).
+    last_level: dict[str, int] = {}
+    levels: list[list[int]] = []
+    for index, whists in enumerate(whists_of):
+        level = 0
+        for name in whists:
+            seen = last_level.get(name, -1) + 1
+            if seen > level:
+                level = seen
+        for name in whists:
+            last_level[name] = level
+        if level == len(levels):
+            levels.append([])
+        levels[level].append(index)
+
+    # One row per player per deal, rated level by level: (player id, whists, before, after, delta, pro before, bot
+    # max). On PostgreSQL the rows stream into COPY as each level is rated, so the server stores them meanwhile.
     def rated():
-        rows_of: list[list[tuple]] = [[] for _ in whists_of]
-        caps = {name: player_state.bot_max for name, player_state in state.items()}
-
-        def keep(index: int, name: str, before: float, after: float, was_pro: bool) -> None:
-            rows_of[index].append(
-                (int(name), whists_of[index][name], before, after, after - before, was_pro, caps[name])
-            )
-
-        batch = [EngineDeal(game=str(deal_game[i]), whists=whists) for i, whists in enumerate(whists_of)]
-        state.update(rate_deals(batch, state, settings, on_change=keep).players)
-        yield list(enumerate(rows_of))
+        for members in levels:
+            level_deals = [EngineDeal(game=str(deal_game[i]), whists=whists_of[i]) for i in members]
+            level_states = {name: state[name] for i in members for name in whists_of[i]}
+            after_states = rate_deals(level_deals, level_states, settings).players
+            out = []
+            for i in members:
+                rows = []
+                for name, value in whists_of[i].items():
+                    old = level_states[name]
+                    new = after_states[name]
+                    state[name] = new
+                    rows.append(
+                        (
+                            int(name),
+                            value,
+                            old.rating,
+                            new.rating,
+                            new.rating - old.rating,
+                            old.league == PRO,
+                            old.bot_max,
+                        )
+                    )
+                out.append((i, rows))
+            yield out
 
     now = timezone.now()
     server_id = server.pk if server else None

@@ -343,28 +343,3 @@ def test_engine_imports_no_django():
     root = Path(__file__).resolve().parents[3]
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root)
     assert result.stdout.strip() == "[]"
-
-
-def test_on_change_reports_what_the_recorded_path_records():
-    """The bulk import stores each player's before and after per deal from ``on_change``; they equal the records."""
-    deals = [
-        Deal(game="g1", whists={"a": -5, "b": 3, "c": 2}),
-        Deal(game="g1", whists={"a": 4, "b": -1, "c": -3}),
-        Deal(game="g2", whists={"c": 6, "d": -6}),
-    ]
-    seen = []
-    table = {"b": PlayerState(1800, 1800, "pro"), "c": PlayerState(1800, 1800, "pro")}
-    ledger = rate_deals(deals, table, on_change=lambda *args: seen.append(args))
-    recorded = rate_deals(deals, table, record=True)
-    expected = [
-        (index, change.player, change.before.rating, change.after.rating, change.before.league == "pro")
-        for index, outcome in enumerate(recorded.outcomes)
-        for change in outcome.changes
-    ]
-    assert [row[:2] for row in seen] == [row[:2] for row in expected]
-    for got, want in zip(seen, expected, strict=True):
-        assert got[2] == pytest.approx(want[2], abs=1e-9)
-        assert got[3] == pytest.approx(want[3], abs=1e-9)
-        assert got[4] == want[4]
-    assert seen[0][1:4] == ("a", 1000, pytest.approx(1001.8597, abs=1e-4))
-    assert ledger.players["a"].rating == pytest.approx(recorded.players["a"].rating, abs=1e-9)
