@@ -91,7 +91,7 @@ def _setup() -> str:
 
 
 def _players() -> list[int]:
-    from federation.models import Player, normalize_name
+    from federation.models import Player
 
     ids = list(Player.objects.filter(city=MARK_CITY).order_by("pk").values_list("pk", flat=True))
     if len(ids) == PLAYERS:
@@ -100,7 +100,7 @@ def _players() -> list[int]:
     players = []
     for n in range(PLAYERS):
         player = Player(last_name=f"Игроков{n}", first_name="Пётр", last_name_latin=f"Igrokov{n}", city=MARK_CITY)
-        player.search_name = normalize_name(f"{player.last_name} {player.first_name} {player.last_name_latin}")
+        player.fill_search_name()
         players.append(player)
     return [p.pk for p in Player.objects.bulk_create(players, batch_size=2000)]
 

@@ -73,7 +73,7 @@ def _load() -> float:
     from django.db import connection, transaction
 
     from federation.demo import CITIES, FEMALE_NAMES, MALE_NAMES, SURNAMES, feminine_surname, transliterate
-    from federation.models import Club, Player, normalize_name
+    from federation.models import Club, Player
     from federation.services import player_tournament_counts_refresh
     from tournaments.models import Discipline, Result, Tournament, TournamentStatus
 
@@ -105,9 +105,7 @@ def _load() -> float:
                 club=rng.choice(clubs) if rng.random() < 0.5 else None,
                 country="RU" if rng.random() < 0.97 else rng.choice(["DE", "NL", "FR", "UA"]),
             )
-            player.search_name = normalize_name(
-                f"{player.last_name} {player.first_name} {player.last_name_latin} {player.first_name_latin}"
-            )
+            player.fill_search_name()
             players.append(player)
         Player.objects.bulk_create(players, batch_size=2000)
         ids = [p.pk for p in players]

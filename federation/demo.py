@@ -29,7 +29,7 @@ from django.test.utils import override_settings
 from django.utils import timezone
 
 from federation.demo_ratings import Member, RatingsDemo, ratings_demo_delete
-from federation.models import BotLevel, Club, Player, normalize_name
+from federation.models import BotLevel, Club, Player
 from federation.roles import FEDERATION_STAFF, ORGANISERS, ensure_roles
 from federation.services import player_tournament_counts_refresh
 from tournaments.models import CardFormat, Discipline, GoSystem, Result, Stage, Tournament, TournamentStatus
@@ -420,7 +420,7 @@ class _Generator:
             )
             self.people.append(_Person(player, {Discipline.MAHJONG}, rng.uniform(0.3, 1.5), rng.gauss(0.3, 1)))
         for person in self.people:
-            _fill_search_name(person.player)
+            person.player.fill_search_name()
         Player.objects.bulk_create([p.player for p in self.people], batch_size=500)
         for person in self.people:
             for discipline in person.disciplines:
@@ -440,7 +440,7 @@ class _Generator:
                 city="",
                 country="RU",
             )
-            _fill_search_name(bot)
+            bot.fill_search_name()
             bots.append(bot)
         Player.objects.bulk_create(bots)
         self.report.counts["bots"] = len(bots)
@@ -779,10 +779,3 @@ class _Generator:
         Stage.objects.bulk_create(stages)
         through.objects.bulk_create(judges)
         self.report.counts.update(tournaments=len(drafts), results=len(results), stages=len(stages))
-
-
-def _fill_search_name(player: Player) -> None:
-    """What ``Player.save`` stores, for rows written with ``bulk_create``."""
-    player.search_name = normalize_name(
-        " ".join((player.last_name, player.first_name, player.last_name_latin, player.first_name_latin))
-    )

@@ -109,9 +109,7 @@ class Player(models.Model):
         return self.full_name
 
     def save(self, *args, **kwargs) -> None:
-        self.search_name = normalize_name(
-            " ".join((self.last_name, self.first_name, self.last_name_latin, self.first_name_latin))
-        )
+        self.fill_search_name()
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "search_name" not in update_fields:
             kwargs["update_fields"] = [*update_fields, "search_name"]
@@ -119,6 +117,12 @@ class Player(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("federation:player_detail", args=[self.pk])
+
+    def fill_search_name(self) -> None:
+        """Set what the name search matches; ``save`` calls it, and so must code that writes with ``bulk_create``."""
+        self.search_name = normalize_name(
+            " ".join((self.last_name, self.first_name, self.last_name_latin, self.first_name_latin))
+        )
 
     @property
     def full_name(self) -> str:

@@ -329,15 +329,20 @@ def round_edit(request, go: GoTournament, number: int):
     return redirect("go:round", pk=go.pk, number=number)
 
 
+def _form_errors(request, form) -> None:
+    """Each error of a small result form as a message naming its field."""
+    for field, errors in form.errors.items():
+        for e in errors:
+            messages.error(request, f"{form.fields[field].label if field in form.fields else ''}: {e}")
+
+
 @require_POST
 @director_required
 def result_enter(request, go: GoTournament, number: int):
     rnd = _round(go, number)
     form = ResultForm(request.POST)
     if not form.is_valid():
-        for field, errors in form.errors.items():
-            for e in errors:
-                messages.error(request, f"{form.fields[field].label if field in form.fields else ''}: {e}")
+        _form_errors(request, form)
         return redirect("go:round", pk=go.pk, number=number)
     try:
         board = services.go_result_enter(
@@ -360,9 +365,7 @@ def result_correct(request, go: GoTournament, number: int):
     rnd = _round(go, number)
     form = CorrectionForm(request.POST)
     if not form.is_valid():
-        for field, errors in form.errors.items():
-            for e in errors:
-                messages.error(request, f"{form.fields[field].label if field in form.fields else ''}: {e}")
+        _form_errors(request, form)
         return redirect("go:round", pk=go.pk, number=number)
     try:
         board = services.go_result_correct(
