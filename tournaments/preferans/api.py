@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime
 import json
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.http import JsonResponse
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
@@ -28,6 +28,7 @@ from tournaments.preferans.services import (
     AppliedDeal,
     DealInput,
     PreferansError,
+    bound_cursor,
     deals_apply,
     game_create,
     game_finish,
@@ -66,7 +67,7 @@ def _server_and_game(request, pk: int) -> tuple[GameServer, Game]:
     The game is checked here (it exists, it is this server's) and locked by ``deals_apply``.
     """
     server_table, game_table = GameServer._meta.db_table, Game._meta.db_table
-    with connection.cursor() as cursor:
+    with bound_cursor() as cursor:
         cursor.execute(
             f"SELECT s.id, s.name, (SELECT COALESCE(g.server_id, 0) FROM {game_table} AS g WHERE g.id = %s) "
             f"FROM {server_table} AS s WHERE s.token_hash = %s AND s.is_active",
@@ -188,8 +189,9 @@ def _deal_inputs(server: GameServer, payload, url_game: Game | None) -> list[Dea
 def _changes(applied: list[AppliedDeal]) -> dict[int, list[dict]]:
     replayed = [item.deal.pk for item in applied if not item.applied]
     stored: dict[int, list[DealResult]] = {}
-    for row in DealResult.objects.filter(deal_id__in=replayed).order_by("deal_id", "id"):
-        stored.setdefault(row.deal_id, []).append(row)
+    if replayed:
+        for row in DealResult.objects.filter(deal_id__in=replayed).order_by("deal_id", "id"):
+            stored.setdefault(row.deal_id, []).append(row)
     out = {}
     for item in applied:
         rows = item.results if item.applied else stored.get(item.deal.pk, [])

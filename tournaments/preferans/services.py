@@ -54,6 +54,24 @@ def rating_settings() -> PreferansSettings:
     return DEFAULT_SETTINGS
 
 
+def bound_cursor():
+    """A cursor for the hot statements of a deal: on PostgreSQL it sends the parameters apart from the statement.
+
+    Django's psycopg cursors interpolate the parameters into the SQL text, so PostgreSQL parses and plans every
+    statement again; with server-side binding psycopg prepares a statement the fifth time a connection runs it, and
+    from then on a deal's statements are executed from their plans, with no array quoted into text. It is Django's
+    own server-binding cursor class inside Django's wrapper, so the statements still appear in query logs and counts.
+    On SQLite it is the ordinary cursor.
+    """
+    if connection.vendor != "postgresql":
+        return connection.cursor()
+    from django.db.backends.postgresql.base import ServerBindingCursor
+
+    connection.ensure_connection()
+    raw = ServerBindingCursor(connection.connection)
+    return connection.make_debug_cursor(raw) if connection.queries_logged else connection.make_cursor(raw)
+
+
 # --- game servers ---------------------------------------------------------------------------------------------------
 
 
@@ -222,30 +240,38 @@ def _lock_states(player_ids: set[int], settings: PreferansSettings) -> dict[int,
 
     def locked():
         ids = sorted(player_ids)
-        with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            where, params = "r.player_id = ANY(%s)", [ids]
+        else:
+            where, params = f"r.player_id IN ({', '.join(['%s'] * len(ids))})", ids
+        with bound_cursor() as cursor:
             cursor.execute(
                 "SELECT r.player_id, r.rating, r.max_rating, r.league, r.deals, r.updated_at, p.is_bot, b.max_rating "
                 f"FROM {rating_table} AS r INNER JOIN {player_table} AS p ON p.id = r.player_id "
                 f"LEFT OUTER JOIN {level_table} AS b ON b.id = p.bot_level_id "
-                f"WHERE r.player_id IN ({', '.join(['%s'] * len(ids))}) ORDER BY r.player_id{lock}",
-                ids,
+                f"WHERE {where} ORDER BY r.player_id{lock}",
+                params,
             )
-            return {row[0]: row for row in cursor.fetchall()}
+            return {row[0]: row[1:] for row in cursor.fetchall()}
 
     rows = locked()
     if player_ids - rows.keys():
         ratings_ensure(player_ids=sorted(player_ids - rows.keys()))
         rows = locked()
-    states = {}
-    for pid, (_pid, rating, max_rating, league, deals, updated_at, is_bot, level_max) in rows.items():
-        row = PreferansRating(
-            player_id=pid, rating=rating, max_rating=max_rating, league=league, deals=deals, updated_at=updated_at
-        )
-        row._state.adding = False
-        cap = float(level_max) if is_bot and level_max is not None else None
-        rating = row.rating if cap is None else min(row.rating, cap)
-        states[pid] = (row, PlayerState(rating, max(row.max_rating, rating), row.league, cap))
-    return states
+    return {pid: _state_of(pid, *row) for pid, row in rows.items()}
+
+
+def _state_of(
+    pid: int, rating, max_rating, league, deals, updated_at, is_bot, level_max
+) -> tuple[PreferansRating, PlayerState]:
+    """A locked rating row and the engine's state of it; a bot's state is capped at its level's maximum."""
+    row = PreferansRating(
+        player_id=pid, rating=rating, max_rating=max_rating, league=league, deals=deals, updated_at=updated_at
+    )
+    row._state.adding = False
+    cap = float(level_max) if is_bot and level_max is not None else None
+    rating = row.rating if cap is None else min(row.rating, cap)
+    return row, PlayerState(rating, max(row.max_rating, rating), row.league, cap)
 
 
 def deals_apply(*, deals: Sequence[DealInput], server: GameServer | None = None) -> list[AppliedDeal]:
@@ -267,7 +293,12 @@ def _deals_apply(*, deals: Sequence[DealInput], server: GameServer | None) -> li
     if not deals:
         return []
     game_ids = sorted({item.game.pk for item in deals})
-    games, seats = _lock_games(game_ids)
+    one = _lock_one_game(game_ids[0]) if len(game_ids) == 1 and connection.vendor == "postgresql" else None
+    if one is not None:
+        games, seats, locked_states = one
+    else:
+        games, seats = _lock_games(game_ids)
+        locked_states = None
     checked = []
     finished = {pk for pk, g in games.items() if g.finished}
     for item in deals:
@@ -277,7 +308,7 @@ def _deals_apply(*, deals: Sequence[DealInput], server: GameServer | None) -> li
         whists = _check_whists(item, seats[game.pk])
         checked.append((item, game, whists))
     player_ids = {pid for _, _, whists in checked for pid in whists}
-    states = _lock_states(player_ids, settings)
+    states = locked_states if locked_states is not None else _lock_states(player_ids, settings)
 
     # Replays and the games' last deal numbers: after the locks, so a concurrent first copy of the same deal has
     # committed or not started.
@@ -370,6 +401,42 @@ def _lock_games(game_ids: list[int]) -> tuple[dict[int, Game], dict[int, list[in
     return games, seats
 
 
+def _lock_one_game(
+    game_id: int,
+) -> tuple[dict[int, Game], dict[int, list[int]], dict[int, tuple[PreferansRating, PlayerState]]] | None:
+    """PostgreSQL, one game (a game server's deal): lock the game, read its table and lock its players' rating rows
+    in one statement.
+
+    The rows come out ordered by player id and PostgreSQL locks them in that order, the game with the first row: the
+    order of ``_lock_games`` then ``_lock_states`` (games, then players by id), so the two paths cannot deadlock.
+    Returns None when the game is missing or a seated player has no rating row yet: the general path handles that.
+    """
+    game_table, seat_table = Game._meta.db_table, Seat._meta.db_table
+    rating_table, player_table = PreferansRating._meta.db_table, Player._meta.db_table
+    level_table = Player._meta.get_field("bot_level").related_model._meta.db_table
+    with bound_cursor() as cursor:
+        cursor.execute(
+            "SELECT g.server_id, g.external_id, g.finished, s.seat, s.id, "
+            f"(SELECT COUNT(*) FROM {seat_table} AS c WHERE c.game_id = g.id), "
+            "r.player_id, r.rating, r.max_rating, r.league, r.deals, r.updated_at, p.is_bot, b.max_rating "
+            f"FROM {game_table} AS g INNER JOIN {seat_table} AS s ON s.game_id = g.id "
+            f"INNER JOIN {rating_table} AS r ON r.player_id = s.player_id "
+            f"INNER JOIN {player_table} AS p ON p.id = s.player_id "
+            f"LEFT OUTER JOIN {level_table} AS b ON b.id = p.bot_level_id "
+            "WHERE g.id = %s ORDER BY r.player_id FOR UPDATE OF g, r",
+            [game_id],
+        )
+        rows = cursor.fetchall()
+    if not rows or rows[0][5] != len(rows):
+        return None
+    server_id, external_id, finished = rows[0][:3]
+    game = Game(id=game_id, server_id=server_id, external_id=external_id, finished=finished)
+    game._state.adding = False
+    seated = sorted(rows, key=lambda row: (row[3], row[4]))
+    states = {row[6]: _state_of(*row[6:]) for row in rows}
+    return {game_id: game}, {game_id: [row[6] for row in seated]}, states
+
+
 def _stored_deals(
     game_ids: list[int], server_ids: set[int | None], external: list[str]
 ) -> tuple[dict[tuple[int | None, int | None, str], Deal], dict[int, int]]:
@@ -395,7 +462,7 @@ def _stored_deals(
         params += list(game_ids) + external
     known: dict[tuple[int | None, int | None, str], Deal] = {}
     numbers: dict[int, int] = {}
-    with connection.cursor() as cursor:
+    with bound_cursor() as cursor:
         cursor.execute(" UNION ALL ".join(parts), params)
         for kind, pk, game_id, server_id, external_id, number in cursor.fetchall():
             if kind == 0:
@@ -466,7 +533,7 @@ def _write_deals(
         [r.updated_at for r in ratings],
         to_finish,
     ]
-    with connection.cursor() as cursor:
+    with bound_cursor() as cursor:
         cursor.execute(
             f"WITH d AS (INSERT INTO {deal_table} (game_id, server_id, external_id, number, applied_at) "
             "SELECT * FROM unnest(%s::bigint[], %s::bigint[], %s::varchar[], %s::integer[], %s::timestamptz[]) "
