@@ -496,6 +496,9 @@ def _write_deals(
         if to_finish:
             Game.objects.filter(pk__in=to_finish).update(finished=True)
         return
+    if len(new_deals) == 1 and len(to_finish) <= 1:
+        _write_one_deal(new_deals[0], results[0], ratings, to_finish)
+        return
     deal_table, result_table = Deal._meta.db_table, DealResult._meta.db_table
     rating_table, game_table = PreferansRating._meta.db_table, Game._meta.db_table
     result_columns = [[] for _ in range(10)]
@@ -558,6 +561,45 @@ def _write_deals(
         deal._state.adding = False
         for result in rows:
             result.deal = deal
+
+
+def _write_one_deal(
+    deal: Deal, results: list[DealResult], ratings: list[PreferansRating], to_finish: list[int]
+) -> None:
+    """``_write_deals`` for one deal (a game server's usual request), on PostgreSQL: the same single statement with
+    plain parameters in ``VALUES`` rows instead of arrays, which psycopg sends without building array literals."""
+    result_rows = ", ".join(
+        ["(%s::bigint, %s::integer, %s::float8, %s::float8, %s::float8, %s::boolean, %s::float8, %s)"] * len(results)
+    )
+    rating_rows = ", ".join(
+        ["(%s::bigint, %s::float8, %s::float8, %s::varchar, %s::integer, %s::timestamptz)"] * len(ratings)
+    )
+    params: list = [deal.game_id, deal.server_id, deal.external_id, deal.number, deal.applied_at]
+    for order, r in enumerate(results):
+        params += [r.player_id, r.whists, r.rating_before, r.rating_after, r.delta, r.pro_before, r.bot_max, order]
+    for row in ratings:
+        params += [row.player_id, row.rating, row.max_rating, row.league, row.deals, row.updated_at]
+    params.append(to_finish[0] if to_finish else None)
+    with bound_cursor() as cursor:
+        cursor.execute(
+            f"WITH d AS (INSERT INTO {Deal._meta.db_table} (game_id, server_id, external_id, number, applied_at) "
+            "VALUES (%s::bigint, %s::bigint, %s::varchar, %s::integer, %s::timestamptz) RETURNING id), "
+            f"r AS (INSERT INTO {DealResult._meta.db_table} (deal_id, player_id, whists, rating_before, rating_after, "
+            "delta, pro_before, bot_max) SELECT d.id, x.player_id, x.whists, x.before, x.after, x.delta, x.pro, x.cap "
+            f"FROM d CROSS JOIN (VALUES {result_rows}) AS x (player_id, whists, before, after, delta, pro, cap, ord) "
+            "ORDER BY x.ord), "
+            f"u AS (UPDATE {PreferansRating._meta.db_table} AS t SET rating = v.rating, max_rating = v.max_rating, "
+            "league = v.league, deals = v.deals, updated_at = v.updated_at "
+            f"FROM (VALUES {rating_rows}) AS v (player_id, rating, max_rating, league, deals, updated_at) "
+            "WHERE t.player_id = v.player_id), "
+            f"f AS (UPDATE {Game._meta.db_table} SET finished = true WHERE id = %s::bigint) "
+            "SELECT id FROM d",
+            params,
+        )
+        deal.id = cursor.fetchone()[0]
+    deal._state.adding = False
+    for result in results:
+        result.deal = deal
 
 
 def _update_ratings(rows: list[PreferansRating]) -> None:
