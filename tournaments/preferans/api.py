@@ -32,6 +32,7 @@ from tournaments.preferans.services import (
     deals_apply,
     game_create,
     game_finish,
+    game_lock_for_token,
 )
 
 MAX_BATCH = 1000
@@ -248,14 +249,21 @@ def _fix_field(error: PreferansError) -> PreferansError:
 @require_POST
 def deals_post(request, pk: int | None = None):
     def work():
+        locked = None
         if pk is None:
             server, game = _server(request), None
         else:
-            server, game = _server_and_game(request, pk)
+            # The usual request: the token, the game, its table and its players' ratings checked and locked in one
+            # statement; when something is off, the separate checks below say what.
+            locked = game_lock_for_token(token_hash=_token(request), game_id=pk)
+            if locked is not None:
+                server, game = locked.server, locked.game
+            else:
+                server, game = _server_and_game(request, pk)
         payload = _body(request)
         inputs = _deal_inputs(server, payload, game)
         try:
-            applied = deals_apply(deals=inputs, server=server)
+            applied = deals_apply(deals=inputs, server=server, locked=locked)
         except PreferansError as error:
             raise _fix_field(error) from None
         return _deals_response(applied, batch=isinstance(payload, dict) and "deals" in payload)

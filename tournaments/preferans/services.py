@@ -274,28 +274,34 @@ def _state_of(
     return row, PlayerState(rating, max(row.max_rating, rating), row.league, cap)
 
 
-def deals_apply(*, deals: Sequence[DealInput], server: GameServer | None = None) -> list[AppliedDeal]:
+def deals_apply(
+    *, deals: Sequence[DealInput], server: GameServer | None = None, locked: LockedGame | None = None
+) -> list[AppliedDeal]:
     """Apply deals in the given order, all or nothing; a deal whose id is already stored is returned, not re-applied.
 
     `rules/preferans.md`: every player at the table is rated on every deal from the ratings before it; the game's
-    change is the sum of its deals'. Raises ``PreferansError`` naming the field of the first bad deal.
+    change is the sum of its deals'. Raises ``PreferansError`` naming the field of the first bad deal. ``locked`` is
+    the game already locked in this transaction (``game_lock_for_token``) when all the deals are for it.
     """
     try:
-        return _deals_apply(deals=deals, server=server)
+        return _deals_apply(deals=deals, server=server, locked=locked)
     except IntegrityError:
         raise PreferansError("id", "a deal id of this request was stored at the same moment; send it again") from None
 
 
 # No savepoint of its own: inside a caller's transaction (the API's, the import's) a failure rolls all of it back.
 @transaction.atomic(savepoint=False)
-def _deals_apply(*, deals: Sequence[DealInput], server: GameServer | None) -> list[AppliedDeal]:
+def _deals_apply(
+    *, deals: Sequence[DealInput], server: GameServer | None, locked: LockedGame | None
+) -> list[AppliedDeal]:
     settings = rating_settings()
     if not deals:
         return []
     game_ids = sorted({item.game.pk for item in deals})
-    one = _lock_one_game(game_ids[0]) if len(game_ids) == 1 and connection.vendor == "postgresql" else None
-    if one is not None:
-        games, seats, locked_states = one
+    if len(game_ids) == 1 and connection.vendor == "postgresql" and (locked is None or locked.game.pk != game_ids[0]):
+        locked = _lock_one_game(game_ids[0])
+    if locked is not None and [locked.game.pk] == game_ids:
+        games, seats, locked_states = {locked.game.pk: locked.game}, {locked.game.pk: locked.seats}, locked.states
     else:
         games, seats = _lock_games(game_ids)
         locked_states = None
@@ -401,40 +407,71 @@ def _lock_games(game_ids: list[int]) -> tuple[dict[int, Game], dict[int, list[in
     return games, seats
 
 
-def _lock_one_game(
-    game_id: int,
-) -> tuple[dict[int, Game], dict[int, list[int]], dict[int, tuple[PreferansRating, PlayerState]]] | None:
-    """PostgreSQL, one game (a game server's deal): lock the game, read its table and lock its players' rating rows
-    in one statement.
+@dataclass(frozen=True)
+class LockedGame:
+    """One game locked with its table and its players' rating rows, ready for ``deals_apply(locked=...)``."""
+
+    server: GameServer | None
+    game: Game
+    seats: list[int]
+    states: dict[int, tuple[PreferansRating, PlayerState]]
+
+
+def game_lock_for_token(*, token_hash: str, game_id: int) -> LockedGame | None:
+    """A game server's deal, on PostgreSQL: in one statement, check that the token is an active server's and the game
+    is that server's, lock the game and its players' rating rows (``_lock_one_game``).
+
+    None when anything is off (unknown token, no such game, another server's game, a newcomer without a rating row)
+    and on SQLite: the caller then takes the general path, which names the problem.
+    """
+    if connection.vendor != "postgresql":
+        return None
+    return _lock_one_game(game_id, token_hash=token_hash)
+
+
+def _lock_one_game(game_id: int, token_hash: str | None = None) -> LockedGame | None:
+    """PostgreSQL, one game: lock the game, read its table and lock its players' rating rows in one statement; with
+    ``token_hash``, only a game of that token's active server.
 
     The rows come out ordered by player id and PostgreSQL locks them in that order, the game with the first row: the
     order of ``_lock_games`` then ``_lock_states`` (games, then players by id), so the two paths cannot deadlock.
-    Returns None when the game is missing or a seated player has no rating row yet: the general path handles that.
+    Returns None when there is no such game or a seated player has no rating row yet: the general path handles that.
     """
     game_table, seat_table = Game._meta.db_table, Seat._meta.db_table
     rating_table, player_table = PreferansRating._meta.db_table, Player._meta.db_table
     level_table = Player._meta.get_field("bot_level").related_model._meta.db_table
+    server_join, params = "", [game_id]
+    if token_hash is not None:
+        server_join = (
+            f"INNER JOIN {GameServer._meta.db_table} AS v ON v.id = g.server_id AND v.token_hash = %s AND v.is_active "
+        )
+        params = [token_hash, game_id]
+    server_name = "v.name" if token_hash is not None else "NULL"
     with bound_cursor() as cursor:
         cursor.execute(
-            "SELECT g.server_id, g.external_id, g.finished, s.seat, s.id, "
+            f"SELECT g.server_id, {server_name}, g.external_id, g.finished, s.seat, s.id, "
             f"(SELECT COUNT(*) FROM {seat_table} AS c WHERE c.game_id = g.id), "
             "r.player_id, r.rating, r.max_rating, r.league, r.deals, r.updated_at, p.is_bot, b.max_rating "
-            f"FROM {game_table} AS g INNER JOIN {seat_table} AS s ON s.game_id = g.id "
+            f"FROM {game_table} AS g {server_join}INNER JOIN {seat_table} AS s ON s.game_id = g.id "
             f"INNER JOIN {rating_table} AS r ON r.player_id = s.player_id "
             f"INNER JOIN {player_table} AS p ON p.id = s.player_id "
             f"LEFT OUTER JOIN {level_table} AS b ON b.id = p.bot_level_id "
             "WHERE g.id = %s ORDER BY r.player_id FOR UPDATE OF g, r",
-            [game_id],
+            params,
         )
         rows = cursor.fetchall()
-    if not rows or rows[0][5] != len(rows):
+    if not rows or rows[0][6] != len(rows):
         return None
-    server_id, external_id, finished = rows[0][:3]
+    server_id, name, external_id, finished = rows[0][:4]
+    server = None
+    if token_hash is not None:
+        server = GameServer(id=server_id, name=name, is_active=True)
+        server._state.adding = False
     game = Game(id=game_id, server_id=server_id, external_id=external_id, finished=finished)
     game._state.adding = False
-    seated = sorted(rows, key=lambda row: (row[3], row[4]))
-    states = {row[6]: _state_of(*row[6:]) for row in rows}
-    return {game_id: game}, {game_id: [row[6] for row in seated]}, states
+    seated = sorted(rows, key=lambda row: (row[4], row[5]))
+    states = {row[7]: _state_of(*row[7:]) for row in rows}
+    return LockedGame(server=server, game=game, seats=[row[7] for row in seated], states=states)
 
 
 def _stored_deals(

@@ -296,3 +296,56 @@ def test_the_same_deal_id_for_another_game(post, server, table):
 
 def test_get_is_not_allowed(client, server):
     assert client.get(DEALS).status_code == 405
+
+
+# --- the game server's usual request: one deal posted to its game's address ---------------------------------------
+
+
+def test_a_deal_to_the_games_address_is_checked_locked_and_written_in_few_statements(post, server):
+    """The three-player example of the rules through ``/games/<pk>/deals/``. On PostgreSQL: one statement checks the
+    token and locks the game and its players' ratings, one reads replays and the last deal number, one writes (the
+    test's own savepoint around the request aside)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    a, b, c = rated(1000), rated(1800), rated(1800)
+    game = _game(post, server, [a, b, c])
+    deal = {"id": "d-1", "whists": {str(a.pk): -5, str(b.pk): 3, str(c.pk): 2}}
+    with CaptureQueriesContext(connection) as queries:
+        response = post(f"{GAMES}{game}/deals/", deal, server.token)
+    statements = [q["sql"] for q in queries if "SAVEPOINT" not in q["sql"]]
+    if connection.vendor == "postgresql":
+        assert len(statements) == 3, statements
+        assert "FOR UPDATE" in statements[0]
+        assert "token_hash" in statements[0]
+    assert response.status_code == 201, response.content
+    assert response.json()["number"] == 1
+    assert _rating(a) == pytest.approx(1001.8597, abs=5e-5)
+    assert _rating(b) == pytest.approx(1800.8546, abs=5e-5)
+    assert _rating(c) == pytest.approx(1799.0491, abs=5e-5)
+    again = post(f"{GAMES}{game}/deals/", deal, server.token)
+    assert again.status_code == 200
+    assert again.json()["applied"] is False
+    assert _rating(a) == pytest.approx(1001.8597, abs=5e-5)
+
+
+@pytest.mark.parametrize("case", ["unknown token", "disabled server", "no such game", "no header"])
+def test_the_games_address_refuses_bad_tokens_and_games(post, server, table, case):
+    a, b, c = table
+    game = Game.objects.get()
+    deal = {"id": "d-1", "whists": {str(a.pk): 0, str(b.pk): 0, str(c.pk): 0}}
+    token, url = server.token, f"{GAMES}{game.pk}/deals/"
+    if case == "unknown token":
+        token = "not-a-token"
+    elif case == "disabled server":
+        server.is_active = False
+        server.save()
+    elif case == "no such game":
+        url = f"{GAMES}{game.pk + 1000}/deals/"
+    else:
+        token = ""
+    if case == "no such game":
+        _refused(post(url, deal, token), 400, "game")
+    else:
+        _refused(post(url, deal, token), 403, "Authorization")
+    _nothing_applied(table)
