@@ -303,8 +303,9 @@ def test_get_is_not_allowed(client, server):
 
 def test_a_deal_to_the_games_address_is_checked_locked_and_written_in_few_statements(post, server):
     """The three-player example of the rules through ``/games/<pk>/deals/``. On PostgreSQL: one statement checks the
-    token and locks the game and its players' ratings, one reads replays and the last deal number, one writes (the
-    test's own savepoint around the request aside)."""
+    token and locks the game and its players' ratings, one numbers and writes the deal unless its id is stored (the
+    test's own savepoint around the request aside). A replay, a deal id of another game and the replay of a game's
+    finishing deal are answered as everywhere else."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -315,7 +316,7 @@ def test_a_deal_to_the_games_address_is_checked_locked_and_written_in_few_statem
         response = post(f"{GAMES}{game}/deals/", deal, server.token)
     statements = [q["sql"] for q in queries if "SAVEPOINT" not in q["sql"]]
     if connection.vendor == "postgresql":
-        assert len(statements) == 3, statements
+        assert len(statements) == 2, statements
         assert "FOR UPDATE" in statements[0]
         assert "token_hash" in statements[0]
     assert response.status_code == 201, response.content
@@ -326,7 +327,21 @@ def test_a_deal_to_the_games_address_is_checked_locked_and_written_in_few_statem
     again = post(f"{GAMES}{game}/deals/", deal, server.token)
     assert again.status_code == 200
     assert again.json()["applied"] is False
+    assert again.json()["changes"] == response.json()["changes"]
     assert _rating(a) == pytest.approx(1001.8597, abs=5e-5)
+
+    other = _game(post, server, [a, b, c], external_id="g-2")
+    _refused(post(f"{GAMES}{other}/deals/", deal, server.token), 400, "id")
+
+    last = {"id": "d-2", "whists": {str(a.pk): 0, str(b.pk): 0, str(c.pk): 0}, "finish": True}
+    finishing = post(f"{GAMES}{game}/deals/", last, server.token)
+    assert finishing.status_code == 201
+    assert finishing.json()["number"] == 2
+    replay = post(f"{GAMES}{game}/deals/", last, server.token)
+    assert replay.status_code == 200
+    assert replay.json()["applied"] is False
+    assert Deal.objects.filter(game_id=game).count() == 2
+    assert Game.objects.get(pk=game).finished is True
 
 
 @pytest.mark.parametrize("case", ["unknown token", "disabled server", "no such game", "no header"])
