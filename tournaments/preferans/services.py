@@ -234,8 +234,8 @@ def _lock_states(player_ids: set[int], settings: PreferansSettings) -> dict[int,
     A bot's state carries its level's maximum, read from the same row (``FOR UPDATE OF`` the rating row only).
     """
 
-    rating_table, player_table = PreferansRating._meta.db_table, Player._meta.db_table
-    level_table = Player._meta.get_field("bot_level").related_model._meta.db_table
+    rating_table = PreferansRating._meta.db_table
+    columns, joins = _state_sql("r.player_id")
     lock = " FOR UPDATE OF r" if connection.features.has_select_for_update_of else ""
 
     def locked():
@@ -246,10 +246,7 @@ def _lock_states(player_ids: set[int], settings: PreferansSettings) -> dict[int,
             where, params = f"r.player_id IN ({', '.join(['%s'] * len(ids))})", ids
         with bound_cursor() as cursor:
             cursor.execute(
-                "SELECT r.player_id, r.rating, r.max_rating, r.league, r.deals, r.updated_at, p.is_bot, b.max_rating "
-                f"FROM {rating_table} AS r INNER JOIN {player_table} AS p ON p.id = r.player_id "
-                f"LEFT OUTER JOIN {level_table} AS b ON b.id = p.bot_level_id "
-                f"WHERE {where} ORDER BY r.player_id{lock}",
+                f"SELECT {columns} FROM {rating_table} AS r {joins}WHERE {where} ORDER BY r.player_id{lock}",
                 params,
             )
             return {row[0]: row[1:] for row in cursor.fetchall()}
@@ -259,6 +256,23 @@ def _lock_states(player_ids: set[int], settings: PreferansSettings) -> dict[int,
         ratings_ensure(player_ids=sorted(player_ids - rows.keys()))
         rows = locked()
     return {pid: _state_of(pid, *row) for pid, row in rows.items()}
+
+
+#: The fields of a rating row a deal changes.
+_RATING_FIELDS = ["rating", "max_rating", "league", "deals", "updated_at"]
+
+
+def _state_sql(join_on: str) -> tuple[str, str]:
+    """The columns and joins that read a rating row ``r`` as ``_state_of`` takes it (with the bot's level maximum);
+    ``join_on`` is the column the player joins on."""
+    player_table = Player._meta.db_table
+    level_table = Player._meta.get_field("bot_level").related_model._meta.db_table
+    columns = "r.player_id, r.rating, r.max_rating, r.league, r.deals, r.updated_at, p.is_bot, b.max_rating"
+    joins = (
+        f"INNER JOIN {player_table} AS p ON p.id = {join_on} "
+        f"LEFT OUTER JOIN {level_table} AS b ON b.id = p.bot_level_id "
+    )
+    return columns, joins
 
 
 def _state_of(
@@ -298,9 +312,9 @@ def _deals_apply(
     if not deals:
         return []
     game_ids = sorted({item.game.pk for item in deals})
-    if len(game_ids) == 1 and connection.vendor == "postgresql" and (locked is None or locked.game.pk != game_ids[0]):
-        locked = _lock_one_game(game_ids[0])
-    if locked is not None and [locked.game.pk] == game_ids:
+    if locked is None or [locked.game.pk] != game_ids:
+        locked = _lock_one_game(game_ids[0]) if len(game_ids) == 1 and connection.vendor == "postgresql" else None
+    if locked is not None:
         games, seats, locked_states = {locked.game.pk: locked.game}, {locked.game.pk: locked.seats}, locked.states
     else:
         games, seats = _lock_games(game_ids)
@@ -459,9 +473,8 @@ def _lock_one_game(game_id: int, token_hash: str | None = None) -> LockedGame | 
     order of ``_lock_games`` then ``_lock_states`` (games, then players by id), so the two paths cannot deadlock.
     Returns None when there is no such game or a seated player has no rating row yet: the general path handles that.
     """
-    game_table, seat_table = Game._meta.db_table, Seat._meta.db_table
-    rating_table, player_table = PreferansRating._meta.db_table, Player._meta.db_table
-    level_table = Player._meta.get_field("bot_level").related_model._meta.db_table
+    game_table, seat_table, rating_table = Game._meta.db_table, Seat._meta.db_table, PreferansRating._meta.db_table
+    columns, joins = _state_sql("s.player_id")
     server_join, params = "", [game_id]
     if token_hash is not None:
         server_join = (
@@ -472,12 +485,9 @@ def _lock_one_game(game_id: int, token_hash: str | None = None) -> LockedGame | 
     with bound_cursor() as cursor:
         cursor.execute(
             f"SELECT g.server_id, {server_name}, g.external_id, g.finished, s.seat, s.id, "
-            f"(SELECT COUNT(*) FROM {seat_table} AS c WHERE c.game_id = g.id), "
-            "r.player_id, r.rating, r.max_rating, r.league, r.deals, r.updated_at, p.is_bot, b.max_rating "
+            f"(SELECT COUNT(*) FROM {seat_table} AS c WHERE c.game_id = g.id), {columns} "
             f"FROM {game_table} AS g {server_join}INNER JOIN {seat_table} AS s ON s.game_id = g.id "
-            f"INNER JOIN {rating_table} AS r ON r.player_id = s.player_id "
-            f"INNER JOIN {player_table} AS p ON p.id = s.player_id "
-            f"LEFT OUTER JOIN {level_table} AS b ON b.id = p.bot_level_id "
+            f"INNER JOIN {rating_table} AS r ON r.player_id = s.player_id {joins}"
             "WHERE g.id = %s ORDER BY r.player_id FOR UPDATE OF g, r",
             params,
         )
@@ -551,7 +561,8 @@ def _write_deals(
                 result.deal = deal
                 all_results.append(result)
         DealResult.objects.bulk_create(all_results)
-        _update_ratings(ratings)
+        if ratings:
+            PreferansRating.objects.bulk_update(ratings, _RATING_FIELDS)
         if to_finish:
             Game.objects.filter(pk__in=to_finish).update(finished=True)
         return
@@ -681,27 +692,6 @@ def _write_one_deal(
     for result in results:
         result.deal = deal
     return True
-
-
-def _update_ratings(rows: list[PreferansRating]) -> None:
-    """Save the new states of a few rating rows in one statement (``bulk_update``'s CASE costs milliseconds)."""
-    if not rows:
-        return
-    if connection.vendor != "postgresql":
-        PreferansRating.objects.bulk_update(rows, ["rating", "max_rating", "league", "deals", "updated_at"])
-        return
-    values = ", ".join(["(%s, %s, %s, %s, %s, %s)"] * len(rows))
-    params = []
-    for row in rows:
-        params += [row.player_id, row.rating, row.max_rating, row.league, row.deals, row.updated_at]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {PreferansRating._meta.db_table} AS r SET rating = v.rating, max_rating = v.max_rating, "
-            "league = v.league, deals = v.deals, updated_at = v.updated_at "
-            f"FROM (VALUES {values}) AS v (player_id, rating, max_rating, league, deals, updated_at) "
-            "WHERE r.player_id = v.player_id",
-            params,
-        )
 
 
 # --- bulk import ----------------------------------------------------------------------------------------------------
@@ -983,9 +973,7 @@ def _copy_import(games, server_id, now, deal_game, numbers, external, rated) -> 
 
 def _write_ratings(rows: list[PreferansRating]) -> None:
     if connection.vendor != "postgresql":
-        PreferansRating.objects.bulk_update(
-            rows, ["rating", "max_rating", "league", "deals", "updated_at"], batch_size=500
-        )
+        PreferansRating.objects.bulk_update(rows, _RATING_FIELDS, batch_size=500)
         return
     table = PreferansRating._meta.db_table
     with connection.cursor() as cursor:
