@@ -16,6 +16,7 @@ from ratings.engines.preferans import (
     AMATEUR,
     PRO,
     Deal,
+    DealRun,
     PlayerState,
     PreferansSettings,
     deal_delta,
@@ -187,6 +188,39 @@ def test_bulk_path_equals_the_recorded_path():
         assert state.max_rating == pytest.approx(other.max_rating, abs=1e-9)
         assert state.league == other.league
     assert fast.players["bot-hard"].rating <= 2400
+
+
+def test_a_run_steps_deal_by_deal_as_the_recorded_path():
+    """The bulk import writes each player's before and after from ``DealRun``'s steps: they are the recorded path's."""
+    rng = random.Random(11)
+    names = [f"p{i}" for i in range(10)] + ["bot-easy", "bot-hard"]
+    deals = []
+    for game in range(120):
+        table = rng.sample(names, rng.choice((2, 3, 4)))
+        for _ in range(4):
+            whists = [rng.randint(-40, 40) for _ in table[1:]]
+            deals.append(Deal(f"g{game}", dict(zip(table, [-sum(whists), *whists], strict=True))))
+    start = {"p0": human(4500.0), "p1": human(1795.0), "p2": human(2500.0, PRO)}
+    bots = {"bot-easy": 1400.0, "bot-hard": 2400.0}
+    slow = rate_deals(deals, start, bots=bots, record=True)
+    for checked in (False, True):
+        run = DealRun(deals, start, bots=bots, checked=checked)
+        steps = list(run)
+        assert len(steps) == len(deals)
+        for (names_, before, after, pro_before), outcome in zip(steps, slow.outcomes, strict=True):
+            assert names_ == [change.player for change in outcome.changes]
+            assert before == pytest.approx([change.before.rating for change in outcome.changes], abs=1e-9)
+            assert after == pytest.approx([change.after.rating for change in outcome.changes], abs=1e-9)
+            assert pro_before == [change.before.league == PRO for change in outcome.changes]
+        assert run.players().keys() == slow.players.keys()
+        for name, state in run.players().items():
+            assert state.rating == pytest.approx(slow.players[name].rating, abs=1e-9)
+            assert state.league == slow.players[name].league
+
+
+def test_a_run_checks_its_deals_unless_told_they_are_checked():
+    with pytest.raises(EngineError, match=r"^deals\[0\]\.whists: the whists sum to 1"):
+        list(DealRun([Deal("g", {"a": 1, "b": 0})]))
 
 
 # --- properties --------------------------------------------------------------------------------------------------

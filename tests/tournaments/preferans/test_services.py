@@ -2,9 +2,10 @@ import datetime
 import itertools
 import random
 import threading
+import uuid
 
 import pytest
-from django.db import connection, connections
+from django.db import IntegrityError, OperationalError, connection, connections, transaction
 
 from federation.models import BotLevel
 from ratings.engines.preferans import Deal as EngineDeal
@@ -16,6 +17,8 @@ from tournaments.preferans.services import (
     BulkGame,
     DealInput,
     PreferansError,
+    _check_keys,
+    _key_share_players,
     deals_apply,
     deals_import_bulk,
     game_create,
@@ -158,3 +161,158 @@ def test_concurrent_deals_for_one_player_equal_one_by_one(postgres):
     for (_before, after), (next_before, _after) in itertools.pairwise(chain):
         assert next_before == after
     assert connection.vendor == "postgresql"
+
+
+# --- the bulk import on PostgreSQL: the keys checked once per batch ---------------------------------------------------
+
+
+def _import_rows():
+    return list(
+        DealResult.objects.order_by("deal__game__external_id", "deal__number", "id").values_list(
+            "deal__game__external_id", "deal__number", "player_id", "whists", "rating_before", "rating_after"
+        )
+    )
+
+
+def _orphans(cursor):
+    """Rows of the bulk import's tables naming a row that does not exist, table by table."""
+    checks = {
+        "results": "SELECT count(*) FROM preferans_dealresult r LEFT JOIN preferans_deal d ON d.id = r.deal_id "
+        "LEFT JOIN federation_player p ON p.id = r.player_id WHERE d.id IS NULL OR p.id IS NULL",
+        "deals": "SELECT count(*) FROM preferans_deal d LEFT JOIN preferans_game g ON g.id = d.game_id "
+        "WHERE g.id IS NULL",
+        "seats": "SELECT count(*) FROM preferans_seat s LEFT JOIN preferans_game g ON g.id = s.game_id "
+        "LEFT JOIN federation_player p ON p.id = s.player_id WHERE g.id IS NULL OR p.id IS NULL",
+    }
+    found = {}
+    for name, query in checks.items():
+        cursor.execute(query)
+        found[name] = cursor.fetchone()[0]
+    return found
+
+
+def _bulk_batch(people, rng, games=30, deals=600, prefix="g"):
+    tables = [tuple(rng.sample(people, rng.choice((3, 3, 4)))) for _ in range(games)]
+    picked = _random_deals(rng, tables, deals)
+    return (
+        [BulkGame(key=f"{prefix}{i}", player_ids=t, played_at=WHEN) for i, t in enumerate(tables)],
+        [BulkDeal(game=f"{prefix}{k}", whists=w) for k, w in picked],
+    )
+
+
+def test_bulk_import_on_postgres_checks_its_keys_per_batch_and_equals_the_per_row_checks(postgres):
+    """As a superuser the import turns the per-row key checks off for its own transaction and checks the batch's
+    keys itself; as a role without that privilege it leaves them on. Both store the same rows, and the setting is
+    back to normal once the import returns, even inside a caller's transaction."""
+    level = BotLevel.objects.create(name="hard", max_rating=2400)
+    people = [PlayerFactory().pk for _ in range(12)] + [PlayerFactory(is_bot=True, bot_level=level).pk]
+    games, deals = _bulk_batch(people, random.Random(3))
+    statements = []
+
+    def spy(execute, sql, params, many, context):
+        statements.append(sql)
+        return execute(sql, params, many, context)
+
+    with postgres.execute_wrapper(spy):
+        report = deals_import_bulk(games=games, deals=deals)
+    assert report.deals == 600
+    assert any("session_replication_role = replica" in sql for sql in statements)
+    with postgres.cursor() as cursor:
+        cursor.execute("SHOW session_replication_role")
+        assert cursor.fetchone()[0] == "origin"
+        assert _orphans(cursor) == {"results": 0, "deals": 0, "seats": 0}
+    fast = _import_rows()
+    fast_ratings = {r.player_id: (r.rating, r.max_rating, r.league, r.deals) for r in PreferansRating.objects.all()}
+
+    DealResult.objects.all().delete()
+    Deal.objects.all().delete()
+    Game.objects.all().delete()
+    PreferansRating.objects.all().delete()
+    statements.clear()
+    with postgres.cursor() as cursor:
+        role = f"pref_plain_{uuid.uuid4().hex[:10]}"
+        cursor.execute(f"CREATE ROLE {role} NOSUPERUSER")  # rolled back with the test's transaction
+        cursor.execute(f"GRANT USAGE ON SCHEMA public TO {role}")
+        cursor.execute(f"GRANT ALL ON ALL TABLES IN SCHEMA public TO {role}")
+        cursor.execute(f"GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO {role}")
+        cursor.execute(f"SET LOCAL ROLE {role}")
+        # The test's transaction never commits: check the keys as each row is written, not at the commit.
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+    with postgres.execute_wrapper(spy):
+        deals_import_bulk(games=games, deals=deals)
+    assert not any("session_replication_role = replica" in sql for sql in statements)
+    with postgres.cursor() as cursor:
+        cursor.execute("RESET ROLE")
+    assert _import_rows() == fast
+    assert {
+        r.player_id: (r.rating, r.max_rating, r.league, r.deals) for r in PreferansRating.objects.all()
+    } == fast_ratings
+
+
+def test_bulk_import_key_check_refuses_a_row_naming_nothing(postgres):
+    """The per-batch check is PostgreSQL's: a result naming a player that is not among the batch's, or a row more or
+    fewer than the batch wrote, rolls the batch back."""
+    a, b = (PlayerFactory().pk for _ in range(2))
+    game, _ = game_create(server=None, external_id="k", player_ids=[a, b], played_at=WHEN)
+    deal = Deal.objects.create(game=game, number=1, applied_at=WHEN)
+    games, deals = range(game.pk, game.pk + 1), range(deal.pk, deal.pk + 1)
+    with postgres.cursor() as cursor:
+        cursor.execute("SET LOCAL session_replication_role = replica")
+        cursor.execute(
+            "INSERT INTO preferans_dealresult (deal_id, player_id, whists, rating_before, rating_after, delta, "
+            "pro_before) VALUES (%s, %s, 0, 1000, 1000, 0, false), (%s, %s, 0, 1000, 1000, 0, false)",
+            [deal.pk, a, deal.pk, 987654321],
+        )
+        with pytest.raises(IntegrityError, match=r"^preferans_dealresult\.player_id: .* 1 of them"):
+            _check_keys(cursor, games, deals, seats=2, results=2, players=[a, b], server_id=None)
+        with pytest.raises(IntegrityError, match=r"^preferans_dealresult\.player_id: this import wrote 3 rows"):
+            _check_keys(cursor, games, deals, seats=2, results=3, players=[a, b, 987654321], server_id=None)
+        _check_keys(cursor, games, deals, seats=2, results=2, players=[a, b, 987654321], server_id=None)
+        with pytest.raises(IntegrityError, match=r"^preferans_seat\.player_id: "):
+            _check_keys(cursor, games, deals, seats=2, results=2, players=[a, 987654321], server_id=None)
+        cursor.execute("SET LOCAL session_replication_role = origin")
+
+
+def test_bulk_import_bad_deal_late_in_a_batch_saves_nothing(postgres):
+    """A bad deal after thousands of good ones already streamed to PostgreSQL: its field is named, nothing is kept,
+    and the key checks are back on."""
+    people = [PlayerFactory().pk for _ in range(10)]
+    games, deals = _bulk_batch(people, random.Random(5), games=40, deals=3000)
+    bad = deals[2999]
+    first, *rest = bad.whists
+    deals[2999] = BulkDeal(game=bad.game, whists={first: bad.whists[first] + 1, **{p: bad.whists[p] for p in rest}})
+    with pytest.raises(PreferansError) as error:
+        deals_import_bulk(games=games, deals=deals)
+    assert error.value.field == "deals[2999].whists"
+    assert not Game.objects.exists()
+    assert not Deal.objects.exists()
+    assert not DealResult.objects.exists()
+    assert not PreferansRating.objects.exists()
+    with postgres.cursor() as cursor:
+        cursor.execute("SHOW session_replication_role")
+        assert cursor.fetchone()[0] == "origin"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_bulk_import_locks_its_players_as_a_key_check_would(postgres):
+    """While a batch is being imported its players cannot be deleted: their rows are locked FOR KEY SHARE."""
+    a, b, c = (PlayerFactory().pk for _ in range(3))
+    outcome = []
+
+    def delete_from_another_connection():
+        try:
+            with transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute("SET LOCAL lock_timeout = '300ms'")
+                cursor.execute("DELETE FROM federation_player WHERE id = %s", [a])
+            outcome.append("deleted")
+        except OperationalError as error:
+            outcome.append(type(error.__cause__).__name__)
+        finally:
+            connections.close_all()
+
+    with transaction.atomic():
+        assert sorted(_key_share_players({a, b, c})) == [a, b, c]
+        thread = threading.Thread(target=delete_from_another_connection)
+        thread.start()
+        thread.join()
+    assert outcome == ["LockNotAvailable"]
