@@ -811,6 +811,20 @@ def deals_import_bulk(
     return BulkReport(games=len(games), deals=len(deals), results=count)
 
 
+def analyze_after_import() -> None:
+    """Refresh PostgreSQL's statistics of the tables a bulk import wrote (as its manual advises after a bulk load).
+
+    Without them, until autovacuum comes by (and never where it is off), the planner takes a table it has not seen
+    grow as nearly empty: a game server's deal then read its seats and players by sequential scans, and its median
+    went from 16 to 29 ms after a million-deal import.
+    """
+    if connection.vendor != "postgresql":
+        return
+    tables = [m._meta.db_table for m in (Game, Seat, Deal, DealResult, PreferansRating, Player)]
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE " + ", ".join(tables))
+
+
 @dataclass(frozen=True)
 class BulkPlayers:
     """The import's players by the engine's names: their ids and their bots' maximums (``None`` for a human)."""
