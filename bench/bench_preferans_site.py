@@ -30,6 +30,7 @@ import sys
 import tempfile
 import threading
 import time
+from io import StringIO
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -158,6 +159,33 @@ def _import(players: list[int]) -> tuple[float, int]:
         seconds += time.perf_counter() - started
         count += report.deals
     return seconds, count
+
+
+def _import_file(players: list[int]) -> tuple[float, int, str]:
+    """The same million deals as a CSV file (the admin's columns, a deal id per deal) through
+    ``manage.py preferans_import``: reading and checking the whole file, then the batches."""
+    from django.core.management import call_command
+    from django.utils import translation
+
+    with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False, encoding="utf-8") as handle:
+        handle.write("game;date;deal;player_id;whists\n")
+        for games, deals in _batches(players):
+            day = {game.key: game.played_at.date().isoformat() for game in games}
+            numbers: dict[str, int] = {}
+            for deal in deals:
+                number = numbers[deal.game] = numbers.get(deal.game, 0) + 1
+                handle.writelines(f"{deal.game};{day[deal.game]};{number};{p};{w}\n" for p, w in deal.whists.items())
+    size = os.path.getsize(handle.name)
+    out = StringIO()
+    try:
+        started = time.perf_counter()
+        with translation.override("en"):
+            call_command("preferans_import", handle.name, "--batch", str(BATCH_GAMES * DEALS_PER_GAME), stdout=out)
+        seconds = time.perf_counter() - started
+    finally:
+        os.unlink(handle.name)
+    checked = next(line for line in out.getvalue().splitlines() if " s; " in line)
+    return seconds, size, checked
 
 
 def _free_port() -> int:
@@ -398,6 +426,16 @@ def run() -> list[dict]:
             + keys,
         }
     ]
+    _reset()
+    file_seconds, size, checked = _import_file(players)
+    rows.append(
+        {
+            "name": "preferans site: the same from a CSV file (manage.py preferans_import)",
+            "seconds": round(file_seconds, 3),
+            "target": 0,
+            "detail": f"{size / 1e6:.0f} MB, reading and checking the whole file, then the batches: {checked}",
+        }
+    )
     # The API is measured on its own: after a bulk load the tables are vacuumed and analysed (as PostgreSQL's manual
     # advises; otherwise autovacuum does it during the API runs) and the dirty pages written out, so the
     # deals do not share the machine with the aftermath of a million deals (timed apart, in the detail).

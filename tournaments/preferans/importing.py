@@ -60,55 +60,61 @@ def deals_parse(content: bytes) -> ParsedFile:
         raise ImportFileError(_("The file is not UTF-8 text.")) from None
     if not text.strip():
         raise ImportFileError(_("The file is empty."))
-    first = text.splitlines()[0]
+    first = next(iter(io.StringIO(text)), "")  # the first line only: a long history has millions
     delimiter = ";" if first.count(";") >= first.count(",") else ","
     reader = csv.reader(io.StringIO(text), delimiter=delimiter)
     header = [name.strip().lower() for name in next(reader)]
     missing = [name for name in COLUMNS if name not in header]
     if missing:
         raise ImportFileError(_("Missing columns: %(columns)s.") % {"columns": ", ".join(missing)})
-    index = {name: header.index(name) for name in COLUMNS}
+    game_at, date_at, deal_at, player_at, whists_at = (header.index(name) for name in COLUMNS)
+    width = max(game_at, date_at, deal_at, player_at, whists_at) + 1
     deals: dict[tuple[str, str], ParsedDeal] = {}
     errors: list[RowError] = []
+    days: dict[str, datetime.date | None] = {"": None}
     for line, values in enumerate(reader, start=2):
-        if not any(value.strip() for value in values):
-            continue
-        cells = {name: (values[i].strip() if i < len(values) else "") for name, i in index.items()}
-        if not cells["game"]:
+        if len(values) < width:
+            if not "".join(values).strip():
+                continue
+            values = values + [""] * (width - len(values))
+        game, day_text, deal_key = values[game_at].strip(), values[date_at].strip(), values[deal_at].strip()
+        if not game:
+            if not "".join(values).strip():
+                continue
             errors.append(RowError(line, "game", _("The game is empty.")))
             continue
-        if not cells["deal"]:
+        if not deal_key:
             errors.append(RowError(line, "deal", _("The deal is empty.")))
             continue
-        day = None
-        if cells["date"]:
+        day = days.get(day_text, False)
+        if day is False:
             try:
-                day = datetime.date.fromisoformat(cells["date"])
+                day = days[day_text] = datetime.date.fromisoformat(day_text)
             except ValueError:
                 errors.append(
-                    RowError(line, "date", _("“%(value)s” is not a date (YYYY-MM-DD).") % {"value": cells["date"]})
+                    RowError(line, "date", _("“%(value)s” is not a date (YYYY-MM-DD).") % {"value": day_text})
                 )
                 continue
         try:
-            player_id = int(cells["player_id"])
+            player_id = int(values[player_at])
             if player_id <= 0:
                 raise ValueError
         except ValueError:
-            errors.append(
-                RowError(line, "player_id", _("“%(value)s” is not a player id.") % {"value": cells["player_id"]})
-            )
+            value = values[player_at].strip()
+            errors.append(RowError(line, "player_id", _("“%(value)s” is not a player id.") % {"value": value}))
             continue
         try:
-            whists = int(cells["whists"])
+            whists = int(values[whists_at])
         except ValueError:
+            value = values[whists_at].strip()
             errors.append(
-                RowError(line, "whists", _("“%(value)s” is not a whole number of whists.") % {"value": cells["whists"]})
+                RowError(line, "whists", _("“%(value)s” is not a whole number of whists.") % {"value": value})
             )
             continue
-        key = (cells["game"], cells["deal"])
+        key = (game, deal_key)
         deal = deals.get(key)
         if deal is None:
-            deal = deals[key] = ParsedDeal(game=cells["game"], deal=cells["deal"], date=day)
+            deal = deals[key] = ParsedDeal(game=game, deal=deal_key, date=day)
         if player_id in deal.whists:
             errors.append(RowError(line, "player_id", _("Player %(id)s is twice in this deal.") % {"id": player_id}))
             continue

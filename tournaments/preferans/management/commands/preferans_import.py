@@ -23,9 +23,10 @@ Decisions where the rules are silent:
 from __future__ import annotations
 
 import datetime
+import gc
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError
@@ -59,6 +60,10 @@ class _GamePlan:
     first_row: int
     played_at: datetime.datetime
     last_deal: int = 0
+    seated: frozenset[int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.seated = frozenset(self.table)
 
 
 def check_file(deals: list[ParsedDeal]) -> tuple[dict[str, _GamePlan], list[RowError]]:
@@ -77,7 +82,7 @@ def check_file(deals: list[ParsedDeal]) -> tuple[dict[str, _GamePlan], list[RowE
             if not MIN_TABLE <= len(plan.table) <= MAX_TABLE:
                 message = _("a table has 2 to 4 players, game “%(game)s” has %(count)s")
                 errors.append(RowError(row, "player_id", message % {"game": deal.game, "count": len(plan.table)}))
-        elif deal.whists.keys() != set(plan.table):
+        elif deal.whists.keys() != plan.seated:
             message = _("the players are not the table of game “%(game)s” (its first deal, row %(row)s)")
             errors.append(RowError(row, "player_id", message % {"game": deal.game, "row": plan.first_row}))
         plan.last_deal = index
@@ -86,13 +91,15 @@ def check_file(deals: list[ParsedDeal]) -> tuple[dict[str, _GamePlan], list[RowE
             message = _("the whists of deal “%(deal)s” sum to %(total)s, not to zero")
             errors.append(RowError(row, "whists", message % {"deal": deal.deal, "total": total}))
 
-    first_row_of: dict[int, int] = {}
-    for deal in deals:
-        for pid, row in zip(deal.whists, deal.rows, strict=True):
-            first_row_of.setdefault(pid, row)
-    known = set(Player.objects.filter(pk__in=list(first_row_of)).values_list("pk", flat=True))
-    for pid in sorted(first_row_of.keys() - known, key=first_row_of.get):
-        errors.append(RowError(first_row_of[pid], "player_id", _("no player has the id %(id)s") % {"id": pid}))
+    player_ids = {pid for plan in games.values() for pid in plan.table}
+    known = set(Player.objects.filter(pk__in=list(player_ids)).values_list("pk", flat=True))
+    if player_ids - known:
+        first_row_of: dict[int, int] = {}
+        for deal in deals:
+            for pid, row in zip(deal.whists, deal.rows, strict=True):
+                first_row_of.setdefault(pid, row)
+        for pid in sorted(player_ids - known, key=first_row_of.get):
+            errors.append(RowError(first_row_of[pid], "player_id", _("no player has the id %(id)s") % {"id": pid}))
 
     keys = list(games)
     for start in range(0, len(keys), LOOKUP_CHUNK):
@@ -128,7 +135,13 @@ class Command(BaseCommand):
         parser.add_argument("--batch", type=int, default=100_000, help="deals per batch, about (default 100000)")
         parser.add_argument("--dry-run", action="store_true", help="check the file and show the batches, save nothing")
 
-    def handle(self, *args, file: str, batch: int, dry_run: bool, **options):
+    def handle(self, *args, **options):
+        try:
+            self._import(options["file"], options["batch"], options["dry_run"])
+        finally:
+            gc.unfreeze()  # what was set aside can be collected again (this matters when called in a process)
+
+    def _import(self, file: str, batch: int, dry_run: bool) -> None:
         if batch < 1:
             raise CommandError(_("--batch must be a positive number of deals"))
         started = time.perf_counter()
@@ -140,12 +153,20 @@ class Command(BaseCommand):
                     content = handle.read()
         except OSError as error:
             raise CommandError(_("cannot read %(file)s: %(error)s") % {"file": file, "error": error.strerror}) from None
+        # A million deals are millions of objects that live until the end: the cyclic garbage collector would walk
+        # them again and again (a quarter of the parsing time, a fifth of each batch's), so it is off while they are
+        # built and they are set aside (``gc.freeze``) before the batches.
+        gc.disable()
         try:
             parsed = deals_parse(content)
+            errors = list(parsed.errors)
+            games, more = check_file(parsed.deals) if not errors else ({}, [])
         except ImportFileError as error:
             raise CommandError(f"{file}: {error.message}") from None
-        errors = list(parsed.errors)
-        games, more = check_file(parsed.deals) if not errors else ({}, [])
+        finally:
+            del content
+            gc.freeze()
+            gc.enable()
         errors += more
         if errors:
             for error in errors[:SHOWN_ERRORS]:
