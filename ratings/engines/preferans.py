@@ -21,6 +21,7 @@ Decisions taken here where `rules/preferans.md` is silent:
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -447,48 +448,65 @@ def _paren(value: float) -> str:
     return f"({_num(value)})" if value < 0 else _num(value)
 
 
+@functools.lru_cache(maxsize=16)
+def _settings_texts(s: PreferansSettings) -> dict[str, str]:
+    """The settings' numbers as the explanations write them, once per settings (they are the same for every change)."""
+    return {
+        name: _num(getattr(s, name))
+        for name in ("x", "y", "expected_cap", "base_kd", "min_kd", "max_kd", "smoothing_threshold", "pro_threshold")
+    }
+
+
 def _explain(change: DealChange) -> Explanation:
     rs, rt, vs = change.before.rating, change.table_rating, change.whists
     kv, vf, kd = change.kv, change.expected, change.kd
-    s = change.settings
+    t = _settings_texts(change.settings)
+    # Each number is written once and used in both languages.
+    rs_t, rt_t, kv_t, vf_t, kd_t = _num(rs), _num(rt), _num(kv, 3), _num(vf), _num(kd)
     if rs > rt:
-        kv_text = f"Kv = 60 + (Rs - Rt)/X = 60 + ({_num(rs)} - {_num(rt)})/{_num(s.x)} = {_num(kv, 3)}"
+        kv_text = f"Kv = 60 + (Rs - Rt)/X = 60 + ({rs_t} - {rt_t})/{t['x']} = {kv_t}"
     else:
-        kv_text = f"Kv = 60 + (Rt - Rs)/Y = 60 + ({_num(rt)} - {_num(rs)})/{_num(s.y)} = {_num(kv, 3)}"
-    cap = _num(s.expected_cap)
-    vf_text = f"Vf = min((Rs - Rt)/Kv, {cap}) = min({_num(rs - rt)}/{_num(kv, 3)}, {cap}) = {_num(vf)}"
-    kd_formula = f"Kd = {_num(s.base_kd)}/(1 + log10(1 + {_num(abs(rs - rt))}/100))"
-    kd_limits = f"[{_num(s.min_kd)}, {_num(s.max_kd)}]"
+        kv_text = f"Kv = 60 + (Rt - Rs)/Y = 60 + ({rt_t} - {rs_t})/{t['y']} = {kv_t}"
+    cap = t["expected_cap"]
+    vf_text = f"Vf = min((Rs - Rt)/Kv, {cap}) = min({_num(rs - rt)}/{kv_t}, {cap}) = {vf_t}"
+    kd_formula = f"Kd = {t['base_kd']}/(1 + log10(1 + {_num(abs(rs - rt))}/100))"
+    kd_limits = f"[{t['min_kd']}, {t['max_kd']}]"
     if vs > vf:
-        rd_text = f"Rd = +Kd·√(Vs - Vf) = {_num(kd)}·√({vs} - {_paren(vf)}) = +{_num(change.raw_delta)}"
+        rd_text = (
+            f"Rd = +Kd·√(Vs - Vf) = {kd_t}·√({vs} - {f'({vf_t})' if vf < 0 else vf_t}) = +{_num(change.raw_delta)}"
+        )
     elif vs < vf:
-        rd_text = f"Rd = -Kd·√(Vf - Vs) = -{_num(kd)}·√({_num(vf)} - {_paren(vs)}) = {_num(change.raw_delta)}"
+        rd_text = f"Rd = -Kd·√(Vf - Vs) = -{kd_t}·√({vf_t} - {_paren(vs)}) = {_num(change.raw_delta)}"
     else:
         rd_text = "Vs = Vf, so Rd = 0"
+    formula = f"{kv_text}; {vf_text}; {kd_formula}"
     en = [
-        f"Rs = {_num(rs)}, whists Vs = {vs}; table rating Rt = {_num(rt)}; {kv_text}; {vf_text}; "
-        f"{kd_formula}, kept within {kd_limits}, = {_num(kd)}; {rd_text}"
+        f"Rs = {rs_t}, whists Vs = {vs}; table rating Rt = {rt_t}; {formula}, kept within {kd_limits}, = {kd_t}; "
+        + rd_text
     ]
     ru = [
-        f"Rs = {_num(rs)}, висты Vs = {vs}; рейтинг стола Rt = {_num(rt)}; {kv_text}; {vf_text}; "
-        f"{kd_formula}, в пределах {kd_limits}, = {_num(kd)}; {rd_text}"
+        f"Rs = {rs_t}, висты Vs = {vs}; рейтинг стола Rt = {rt_t}; {formula}, в пределах {kd_limits}, = {kd_t}; "
+        + rd_text
     ]
     if change.smoothing != 1.0:
-        limit = _num(s.smoothing_threshold)
-        en.append(f"smoothing above {limit}: the gain is multiplied by {limit}/Rs = {_num(change.smoothing)}")
-        ru.append(f"сглаживание выше {limit}: прирост умножен на {limit}/Rs = {_num(change.smoothing)}")
+        limit, factor = t["smoothing_threshold"], _num(change.smoothing)
+        en.append(f"smoothing above {limit}: the gain is multiplied by {limit}/Rs = {factor}")
+        ru.append(f"сглаживание выше {limit}: прирост умножен на {limit}/Rs = {factor}")
     after = change.after.rating
     if change.ceiling is not None and change.raw_delta > 0:
-        en.append(f"all opponents are bots: a gain cannot pass their highest maximum {_num(change.ceiling)}")
-        ru.append(f"все соперники боты: прирост не поднимает выше их наибольшего максимума {_num(change.ceiling)}")
+        ceiling = _num(change.ceiling)
+        en.append(f"all opponents are bots: a gain cannot pass their highest maximum {ceiling}")
+        ru.append(f"все соперники боты: прирост не поднимает выше их наибольшего максимума {ceiling}")
     if change.before.bot_max is not None and after == change.before.bot_max:
-        en.append(f"a bot's rating stays at most its level's maximum {_num(change.before.bot_max)}")
-        ru.append(f"рейтинг бота не выше максимума уровня {_num(change.before.bot_max)}")
-    en.append(f"new rating {_num(rs)} → {_num(after)}")
-    ru.append(f"новый рейтинг {_num(rs)} → {_num(after)}")
+        level_max = _num(change.before.bot_max)
+        en.append(f"a bot's rating stays at most its level's maximum {level_max}")
+        ru.append(f"рейтинг бота не выше максимума уровня {level_max}")
+    after_t = _num(after)
+    en.append(f"new rating {rs_t} → {after_t}")
+    ru.append(f"новый рейтинг {rs_t} → {after_t}")
     if change.after.league == PRO and change.before.league != PRO:
-        en.append(f"reached {_num(s.pro_threshold)}: promoted to the Pro league for good")
-        ru.append(f"достигнут рейтинг {_num(s.pro_threshold)}: переход в Про-лигу навсегда")
+        en.append(f"reached {t['pro_threshold']}: promoted to the Pro league for good")
+        ru.append(f"достигнут рейтинг {t['pro_threshold']}: переход в Про-лигу навсегда")
     return Explanation("; ".join(en), "; ".join(ru))
 
 

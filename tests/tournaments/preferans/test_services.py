@@ -316,3 +316,33 @@ def test_bulk_import_locks_its_players_as_a_key_check_would(postgres):
         thread.start()
         thread.join()
     assert outcome == ["LockNotAvailable"]
+
+
+def test_bulk_import_with_ids_not_in_one_range_keeps_the_per_row_checks(postgres):
+    """When the batch's ids do not come as one unbroken range (another session drew ids meanwhile; here the sequence
+    steps by 2), the per-batch check cannot tell the batch's rows from others': the per-row checks stay on."""
+    people = [PlayerFactory().pk for _ in range(8)]
+    games, deals = _bulk_batch(people, random.Random(9), games=5, deals=50)
+    statements = []
+
+    def spy(execute, sql, params, many, context):
+        statements.append(sql)
+        return execute(sql, params, many, context)
+
+    with postgres.cursor() as cursor:
+        cursor.execute("ALTER SEQUENCE preferans_deal_id_seq INCREMENT BY 2")
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+    try:
+        with postgres.execute_wrapper(spy):
+            report = deals_import_bulk(games=games, deals=deals)
+    finally:
+        with postgres.cursor() as cursor:
+            cursor.execute("ALTER SEQUENCE preferans_deal_id_seq INCREMENT BY 1")
+    assert report.deals == 50
+    assert not any("session_replication_role = replica" in sql for sql in statements)
+    ids = list(Deal.objects.order_by("id").values_list("id", flat=True))
+    assert len(ids) == 50
+    assert all(b - a == 2 for a, b in itertools.pairwise(ids))
+    assert DealResult.objects.count() == sum(len(deal.whists) for deal in deals)
+    with postgres.cursor() as cursor:
+        assert _orphans(cursor) == {"results": 0, "deals": 0, "seats": 0}
