@@ -32,7 +32,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from federation.models import Player
 from tournaments.preferans.importing import ImportFileError, ParsedDeal, RowError, deals_parse
@@ -128,12 +128,18 @@ def batches(deals: list[ParsedDeal], games: dict[str, _GamePlan], size: int):
 
 
 class Command(BaseCommand):
-    help = "Import a long history of preferans deals from a CSV file (game;date;deal;player_id;whists), in batches."
+    help = gettext_lazy(
+        "Import a long history of preferans deals from a CSV file (game;date;deal;player_id;whists), in batches."
+    )
 
     def add_arguments(self, parser):
-        parser.add_argument("file", help="the CSV file, or - for standard input")
-        parser.add_argument("--batch", type=int, default=100_000, help="deals per batch, about (default 100000)")
-        parser.add_argument("--dry-run", action="store_true", help="check the file and show the batches, save nothing")
+        parser.add_argument("file", help=gettext_lazy("the CSV file, or - for standard input"))
+        parser.add_argument(
+            "--batch", type=int, default=100_000, help=gettext_lazy("deals per batch, about (default 100000)")
+        )
+        parser.add_argument(
+            "--dry-run", action="store_true", help=gettext_lazy("check the file and show the batches, save nothing")
+        )
 
     def handle(self, *args, **options):
         try:
@@ -145,6 +151,7 @@ class Command(BaseCommand):
         if batch < 1:
             raise CommandError(_("--batch must be a positive number of deals"))
         started = time.perf_counter()
+        name = "stdin" if file == "-" else file
         try:
             if file == "-":
                 content = sys.stdin.buffer.read()
@@ -162,7 +169,7 @@ class Command(BaseCommand):
             errors = list(parsed.errors)
             games, more = check_file(parsed.deals) if not errors else ({}, [])
         except ImportFileError as error:
-            raise CommandError(f"{file}: {error.message}") from None
+            raise CommandError(f"{name}: {error.message}") from None
         finally:
             del content
             gc.freeze()
@@ -181,14 +188,14 @@ class Command(BaseCommand):
                 "%(count)s errors in %(file)s; nothing was imported",
                 len(errors),
             )
-            raise CommandError(message % {"count": len(errors), "file": file})
+            raise CommandError(message % {"count": len(errors), "file": name})
         if not parsed.deals:
-            raise CommandError(_("%(file)s has no deals") % {"file": file})
+            raise CommandError(_("%(file)s has no deals") % {"file": name})
         planned = list(batches(parsed.deals, games, batch))
         self.stdout.write(
             _("%(file)s: %(deals)s deals of %(games)s games, checked in %(seconds).1f s; %(batches)s batches")
             % {
-                "file": file,
+                "file": name,
                 "deals": len(parsed.deals),
                 "games": len(games),
                 "seconds": time.perf_counter() - started,
