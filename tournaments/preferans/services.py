@@ -987,49 +987,8 @@ def _copy_import(games, deal_count, server_id, now, checked, steps, player: Bulk
             for deal_id, (whists, deal_names, before, after, pro_before) in zip(deal_ids, steps, strict=True):
                 for k, name in enumerate(deal_names):
                     old, new, cap = before[k], after[k], caps[name]
-                    if cap is None:
-                        chunk.append(
-                            human(
-                                8,
-                                8,
-                                deal_id,
-                                8,
-                                ids[name],
-                                4,
-                                whists[name],
-                                8,
-                                old,
-                                8,
-                                new,
-                                8,
-                                new - old,
-                                1,
-                                pro_before[k],
-                                -1,
-                            )
-                        )
-                    else:
-                        chunk.append(
-                            bot(
-                                8,
-                                8,
-                                deal_id,
-                                8,
-                                ids[name],
-                                4,
-                                whists[name],
-                                8,
-                                old,
-                                8,
-                                new,
-                                8,
-                                new - old,
-                                1,
-                                pro_before[k],
-                                8,
-                                cap,
-                            )
-                        )
+                    row = (8, 8, deal_id, 8, ids[name], 4, whists[name], 8, old, 8, new, 8, new - old, 1, pro_before[k])
+                    chunk.append(human(*row, -1) if cap is None else bot(*row, 8, cap))
                 count += len(deal_names)
                 if len(chunk) >= _COPY_CHUNK:
                     copy.write(b"".join(chunk))

@@ -166,15 +166,21 @@ def test_custom_settings():
         PreferansSettings(x=0)
 
 
-def test_bulk_path_equals_the_recorded_path():
-    rng = random.Random(7)
-    names = [f"p{i}" for i in range(12)] + ["bot-easy", "bot-hard"]
+def _random_series(seed: int, humans: int, games: int, deals_per_game: int) -> list[Deal]:
+    """Games of 2 to 4 among ``humans`` players and two bots, each of a few deals with whists summing to zero."""
+    rng = random.Random(seed)
+    names = [f"p{i}" for i in range(humans)] + ["bot-easy", "bot-hard"]
     deals = []
-    for game in range(300):
+    for game in range(games):
         table = rng.sample(names, rng.choice((2, 3, 4)))
-        for _ in range(5):
+        for _ in range(deals_per_game):
             whists = [rng.randint(-40, 40) for _ in table[1:]]
             deals.append(Deal(f"g{game}", dict(zip(table, [-sum(whists), *whists], strict=True))))
+    return deals
+
+
+def test_bulk_path_equals_the_recorded_path():
+    deals = _random_series(7, humans=12, games=300, deals_per_game=5)
     start = {"p0": human(4500.0), "p1": human(1795.0), "p2": human(2500.0, PRO)}
     bots = {"bot-easy": 1400.0, "bot-hard": 2400.0}
     fast = rate_deals(deals, start, bots=bots)
@@ -192,14 +198,7 @@ def test_bulk_path_equals_the_recorded_path():
 
 def test_a_run_steps_deal_by_deal_as_the_recorded_path():
     """The bulk import writes each player's before and after from ``DealRun``'s steps: they are the recorded path's."""
-    rng = random.Random(11)
-    names = [f"p{i}" for i in range(10)] + ["bot-easy", "bot-hard"]
-    deals = []
-    for game in range(120):
-        table = rng.sample(names, rng.choice((2, 3, 4)))
-        for _ in range(4):
-            whists = [rng.randint(-40, 40) for _ in table[1:]]
-            deals.append(Deal(f"g{game}", dict(zip(table, [-sum(whists), *whists], strict=True))))
+    deals = _random_series(11, humans=10, games=120, deals_per_game=4)
     start = {"p0": human(4500.0), "p1": human(1795.0), "p2": human(2500.0, PRO)}
     bots = {"bot-easy": 1400.0, "bot-hard": 2400.0}
     slow = rate_deals(deals, start, bots=bots, record=True)
