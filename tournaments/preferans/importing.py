@@ -18,7 +18,12 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
+from tournaments.preferans.models import Deal, Game
+
 COLUMNS = ("game", "date", "deal", "player_id", "whists")
+#: The longest game and deal ids the database keeps.
+GAME_ID_LENGTH = Game._meta.get_field("external_id").max_length
+DEAL_ID_LENGTH = Deal._meta.get_field("external_id").max_length
 
 
 class ImportFileError(ValueError):
@@ -85,6 +90,10 @@ def deals_parse(content: bytes) -> ParsedFile:
             continue
         if not deal_key:
             errors.append(RowError(line, "deal", _("The deal is empty.")))
+            continue
+        if len(game) > GAME_ID_LENGTH or len(deal_key) > DEAL_ID_LENGTH:
+            column, limit = ("game", GAME_ID_LENGTH) if len(game) > GAME_ID_LENGTH else ("deal", DEAL_ID_LENGTH)
+            errors.append(RowError(line, column, _("Longer than %(limit)s characters.") % {"limit": limit}))
             continue
         day = days.get(day_text, False)
         if day is False:

@@ -125,4 +125,11 @@ def test_csv_import_names_the_row_and_field(admin_client):
     assert "sum to 1" in body
     body = _upload(admin_client, "who;what\n1;2\n").content.decode()
     assert "Missing columns" in body
+    long_game = "g" * 101
+    text = f"game;date;deal;player_id;whists\n{long_game};;1;{a.pk};1\nclub-1;;{'9' * 101};{b.pk};-1\n"
+    response = _upload(admin_client, text)
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "Row 2, game: Longer than 100 characters." in body
+    assert "Row 3, deal: Longer than 100 characters." in body
     assert not Game.objects.exists()

@@ -110,6 +110,9 @@ def test_unreadable_input_and_dry_run(tmp_path):
         _run(tmp_path, "game;deal\nx;1\n")
     with pytest.raises(CommandError, match=r"^2 errors in "):
         _run(tmp_path, HEADER + f"g;;1;{a};1.5\ng;;1;{b};-1.5\n")
+    long_game = "g" * 101  # longer than the database keeps: refused by row, not by the database mid-import
+    with pytest.raises(CommandError, match=r"^2 errors in "):
+        _run(tmp_path, HEADER + f"{long_game};;1;{a};1\n{long_game};;1;{b};-1\n")
     with pytest.raises(CommandError, match="--batch must be"):
         _run(tmp_path, HEADER + f"g;;1;{a};1\ng;;1;{b};-1\n", "--batch", "0")
     out, _err = _run(tmp_path, HEADER + f"g;;1;{a};1\ng;;1;{b};-1\n", "--dry-run")
