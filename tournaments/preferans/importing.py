@@ -65,7 +65,8 @@ def deals_parse(content: bytes) -> ParsedFile:
         raise ImportFileError(_("The file is not UTF-8 text.")) from None
     if not text.strip():
         raise ImportFileError(_("The file is empty."))
-    first = next(iter(io.StringIO(text)), "")  # the first line only: a long history has millions
+    end = text.find("\n")
+    first = text if end < 0 else text[:end]  # the first line only: a long history has millions
     delimiter = ";" if first.count(";") >= first.count(",") else ","
     reader = csv.reader(io.StringIO(text), delimiter=delimiter)
     header = [name.strip().lower() for name in next(reader)]
