@@ -115,7 +115,7 @@ def _players() -> list[int]:
 def _reset() -> None:
     from django.db import connection
 
-    from tournaments.preferans.models import Deal, DealResult, Game, GameServer, PreferansRating, Seat
+    from ratings.preferans.models import Deal, DealResult, Game, GameServer, PreferansRating, Seat
 
     tables = [m._meta.db_table for m in (DealResult, Deal, Seat, Game, PreferansRating, GameServer)]
     with connection.cursor() as cursor:
@@ -124,7 +124,7 @@ def _reset() -> None:
 
 def _batches(players: list[int]):
     """Batches of games whose deals interleave, as games played at the same time do."""
-    from tournaments.preferans.services import BulkDeal, BulkGame
+    from ratings.preferans.services import BulkDeal, BulkGame
 
     rng = random.Random(SEED)
     start = datetime.datetime(2025, 1, 1, tzinfo=datetime.UTC)
@@ -149,7 +149,7 @@ def _batches(players: list[int]):
 
 
 def _import(players: list[int]) -> tuple[float, int]:
-    from tournaments.preferans.services import deals_import_bulk
+    from ratings.preferans.services import deals_import_bulk
 
     seconds = 0.0
     count = 0
@@ -284,7 +284,7 @@ end
 
 
 def _tables(players: list[int]):
-    from tournaments.preferans.services import game_create, game_server_create
+    from ratings.preferans.services import game_create, game_server_create
 
     server, token = game_server_create(name=f"bench-{time.time_ns()}")
     rng = random.Random(SEED + 1)
@@ -406,7 +406,7 @@ def run() -> list[dict]:
     from django.db import connection
 
     seconds, count = _import(players)
-    from tournaments.preferans.models import Deal, DealResult, Game, PreferansRating
+    from ratings.preferans.models import Deal, DealResult, Game, PreferansRating
 
     pro = PreferansRating.objects.filter(league="pro").count()
     results = DealResult.objects.count()
@@ -441,7 +441,7 @@ def run() -> list[dict]:
     # deals do not share the machine with the aftermath of a million deals (timed apart, in the detail).
     started = time.perf_counter()
     from federation.models import Player
-    from tournaments.preferans.models import GameServer, Seat
+    from ratings.preferans.models import GameServer, Seat
 
     # Every table the import wrote or locked: this machine's PostgreSQL runs without autovacuum, and a table never
     # analysed (the seats, the players) gave the API's lock statement sequential scans: 29 ms at the median, not 16.

@@ -29,6 +29,8 @@ from ratings.gorbunov.services import gorbunov_publish, gorbunov_setup_defaults,
 from ratings.mahjong.selectors import MAHJONG_ENGINES, mahjong_lists
 from ratings.mahjong.services import mahjong_daily, mahjong_rebuild, mahjong_setup_defaults
 from ratings.models import Engine, RatingChange, RatingEntry, RatingList, RatingSnapshot
+from ratings.preferans.models import Deal, DealResult, Game, GameServer, PreferansRating, Seat
+from ratings.preferans.services import BulkDeal, BulkGame, deals_import_bulk, game_server_create
 from tournaments.go.models import (
     Absence,
     Board,
@@ -52,8 +54,6 @@ from tournaments.go.services import (
     go_tournament_create,
 )
 from tournaments.models import GoSystem
-from tournaments.preferans.models import Deal, DealResult, Game, GameServer, PreferansRating, Seat
-from tournaments.preferans.services import BulkDeal, BulkGame, deals_import_bulk, game_server_create
 from tournaments.services import ResultRow, tournament_approve, tournament_results_replace, tournament_submit
 
 #: How far back the mahjong lists are rebuilt day by day; before that, one snapshot at the end of each month.

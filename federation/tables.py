@@ -1,7 +1,7 @@
 import django_tables2 as tables
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from federation.i18n import current_language
 from federation.models import Player
 from tournaments.models import Result
 
@@ -20,10 +20,10 @@ class PlayerTable(tables.Table):
         attrs = {"class": "table table-sm table-striped table-hover align-middle", "id": "players"}
 
     def render_name(self, record):
-        return record.display_name(get_language() or "ru")
+        return record.display_name(current_language())
 
     def value_name(self, record):
-        return record.display_name(get_language() or "ru")
+        return record.display_name(current_language())
 
 
 class PlayerResultTable(tables.Table):

@@ -6,7 +6,7 @@ from django.urls import include, path
 # per language that can be shared, and a visitor with no cookie sees Russian whatever the browser asks for.
 urlpatterns = [
     # The game servers' JSON API has no language.
-    path("api/preferans/", include("tournaments.preferans.api_urls")),
+    path("api/preferans/", include("ratings.preferans.api_urls")),
 ]
 urlpatterns += i18n_patterns(
     path("admin/", admin.site.urls),
@@ -14,7 +14,7 @@ urlpatterns += i18n_patterns(
     path("tournaments/", include("tournaments.urls")),
     path("ratings/", include("ratings.urls")),
     path("go/", include("tournaments.go.urls")),
-    path("preferans/", include("tournaments.preferans.urls")),
+    path("preferans/", include("ratings.preferans.urls")),
     prefix_default_language=False,
 )
 

@@ -1,7 +1,7 @@
 import django_tables2 as tables
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from federation.i18n import current_language
 from tournaments.models import Result, Tournament
 
 
@@ -40,7 +40,7 @@ class ResultTable(tables.Table):
 
     def render_name(self, record):
         if record.player_id:
-            return record.player.display_name(get_language() or "ru")
+            return record.player.display_name(current_language())
         return record.participant_name
 
     def value_name(self, record):

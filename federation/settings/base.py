@@ -35,8 +35,10 @@ INSTALLED_APPS = [
     "federation",
     "tournaments",
     "ratings",
+    "ratings.gorbunov",
+    "ratings.mahjong",
+    "ratings.preferans",
     "tournaments.go",
-    "tournaments.preferans",
 ]
 
 MIDDLEWARE = [
@@ -141,7 +143,7 @@ PLAYER_PAGE_SECTIONS: list[str] = [
     "ratings.gorbunov.sections.player_section",
     "ratings.mahjong.sections.player_section",
     "tournaments.go.sections.player_section",
-    "tournaments.preferans.sections.player_section",
+    "ratings.preferans.sections.player_section",
 ]
 TOURNAMENT_PAGE_SECTIONS: list[str] = [
     "ratings.gorbunov.sections.tournament_section",

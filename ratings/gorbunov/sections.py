@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.translation import get_language
 
+from federation.i18n import current_language
 from ratings.gorbunov import selectors
 
 
@@ -17,7 +17,7 @@ def player_section(request, player) -> str | None:
     ratings = selectors.player_ratings(player=player)
     if not ratings:
         return None
-    language = get_language() or "ru"
+    language = current_language()
     items = []
     for index, item in enumerate(ratings):
         items.append(
@@ -42,7 +42,7 @@ def tournament_section(request, tournament) -> str | None:
     items = selectors.tournament_ratings(tournament=tournament, today=timezone.localdate())
     if not items:
         return None
-    language = get_language() or "ru"
+    language = current_language()
     rows = [
         {
             "item": item,

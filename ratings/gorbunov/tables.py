@@ -1,8 +1,8 @@
 import django_tables2 as tables
 from django.urls import reverse
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from federation.i18n import current_language
 from ratings.models import RatingEntry
 
 
@@ -56,10 +56,10 @@ class ListTable(tables.Table):
         return self.view.rank(record)
 
     def render_name(self, record):
-        return record.player.display_name(get_language() or "ru")
+        return record.player.display_name(current_language())
 
     def value_name(self, record):
-        return record.player.display_name(get_language() or "ru")
+        return record.player.display_name(current_language())
 
     def render_rating(self, value):
         return _whole(value)

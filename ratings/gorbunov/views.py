@@ -8,12 +8,12 @@ import re
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
 from federation.exports import csv_response
+from federation.i18n import current_language
 from federation.selectors import player_places
 from ratings.engines.common import EngineError
 from ratings.gorbunov import selectors
@@ -56,7 +56,7 @@ def list_detail(request, slug: str):
     rating_list = get_object_or_404(RatingList, slug=slug, engine=Engine.GORBUNOV, is_active=True)
     day = requested_day(request)
     snapshot = selectors.snapshot_as_of(rating_list=rating_list, day=day)
-    context = {"rating_list": rating_list, "name": rating_list.display_name(get_language() or "ru"), "day": day}
+    context = {"rating_list": rating_list, "name": rating_list.display_name(current_language()), "day": day}
     cities, countries = player_places()
     if snapshot is None:
         context["filter"] = ListFilter(
@@ -111,7 +111,7 @@ def _int(request, name: str, default=None) -> int:
 def calculator_api(request):
     """The calculator's numbers, computed by the engine (one copy of the formula): ``?tournament=`` gives U, Rt, K
     and the format of a tournament; ``?u=&rt=&k=&rating=`` gives the change for every place."""
-    language = get_language() or "ru"
+    language = current_language()
     rating_list = RatingList.objects.filter(slug=request.GET.get("list", ""), engine=Engine.GORBUNOV).first()
     try:
         if request.GET.get("tournament"):

@@ -11,9 +11,9 @@ from datetime import date
 
 from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from federation.i18n import current_language
 from federation.models import Player
 from ratings.engines import mahjong as engine
 from ratings.mahjong.selectors import (
@@ -74,7 +74,7 @@ def player_context(*, player: Player, as_of: date | None, language: str) -> dict
 
 
 def player_section(request, player: Player) -> str | None:
-    context = player_context(player=player, as_of=None, language=get_language() or "ru")
+    context = player_context(player=player, as_of=None, language=current_language())
     if not context["has_any"]:
         return None
     context["in_section"] = True
@@ -131,5 +131,5 @@ def tournament_context(*, tournament: Tournament, today: date, language: str) ->
 def tournament_section(request, tournament: Tournament) -> str | None:
     if tournament.discipline != Discipline.MAHJONG:
         return None
-    context = tournament_context(tournament=tournament, today=timezone.localdate(), language=get_language() or "ru")
+    context = tournament_context(tournament=tournament, today=timezone.localdate(), language=current_language())
     return render_to_string("ratings/mahjong/_tournament.html", context, request=request)

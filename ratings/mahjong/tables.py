@@ -1,9 +1,9 @@
 import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import format_html
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from federation.i18n import current_language
 from ratings.models import RatingEntry
 
 NUMBER = {"td": {"class": "text-end text-nowrap"}, "th": {"class": "text-end"}}
@@ -29,10 +29,10 @@ class MahjongEntryTable(tables.Table):
 
     def render_name(self, record):
         url = reverse("ratings:mahjong:player", args=[record.player_id])
-        return format_html('<a href="{}">{}</a>', url, record.player.display_name(get_language() or "ru"))
+        return format_html('<a href="{}">{}</a>', url, record.player.display_name(current_language()))
 
     def value_name(self, record):
-        return record.player.display_name(get_language() or "ru")
+        return record.player.display_name(current_language())
 
     def render_rating(self, value):
         return f"{value:.2f}"

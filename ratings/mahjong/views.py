@@ -7,12 +7,12 @@ from datetime import date
 from django.core.paginator import Paginator
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
 from federation.exports import csv_response
+from federation.i18n import current_language
 from federation.models import Player
 from ratings.engines.common import EngineError
 from ratings.mahjong import calculator
@@ -55,7 +55,7 @@ def _requested_date(request) -> tuple[date | None, str]:
 def index(request):
     lists = list(mahjong_lists())
     snapshots = latest_snapshots(lists=lists)
-    language = get_language() or "ru"
+    language = current_language()
     rows = [{"list": rl, "name": rl.display_name(language), "snapshot": snapshots.get(rl.pk)} for rl in lists]
     return render(request, "ratings/mahjong/index.html", {"rows": rows})
 
@@ -93,7 +93,7 @@ def tournaments(request, slug: str):
     as_of, message = _requested_date(request)
     snapshot = snapshot_at(rating_list=rating_list, as_of=as_of)
     counted, excluded, invalid, maxk = [], [], [], []
-    language = get_language() or "ru"
+    language = current_language()
     if snapshot is not None:
         summary = snapshot.summary
         ids = {row["id"] for row in summary.get("counted", [])} | {row["id"] for row in summary.get("excluded", [])}
@@ -126,7 +126,7 @@ def tournaments(request, slug: str):
 def player(request, pk: int):
     player = get_object_or_404(Player.objects.select_related("club"), pk=pk, is_bot=False)
     as_of, message = _requested_date(request)
-    context = player_context(player=player, as_of=as_of, language=get_language() or "ru")
+    context = player_context(player=player, as_of=as_of, language=current_language())
     context["message"] = message
     return render(request, "ratings/mahjong/player.html", context)
 

@@ -9,9 +9,9 @@ from federation.demo import feminine_surname, transliterate
 from federation.models import BotLevel, Club, Player, normalize_name
 from federation.roles import FEDERATION_STAFF, ORGANISERS
 from ratings.models import Engine, RatingChange, RatingEntry, RatingSnapshot
+from ratings.preferans.models import Deal, Game, PreferansRating
 from tournaments.go.models import Board, DirsGame, DirsRating, GoTournament, Registration, Round, StandingRow
 from tournaments.models import Discipline, GoSystem, Result, Stage, Tournament, TournamentStatus
-from tournaments.preferans.models import Deal, Game, PreferansRating
 from tournaments.services import tournament_result_problems
 
 SMALL = ["--players", "60", "--years", "1", "--force"]

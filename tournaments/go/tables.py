@@ -1,9 +1,9 @@
 import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import format_html
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from federation.i18n import current_language
 from ratings.engines import dirs
 
 from .models import DirsGame, DirsRating
@@ -31,10 +31,10 @@ class DirsLeaderboardTable(tables.Table):
         attrs = {"class": "table table-sm table-striped table-hover align-middle", "id": "dirs-leaderboard"}
 
     def render_name(self, record):
-        return record.player.display_name(get_language() or "ru")
+        return record.player.display_name(current_language())
 
     def value_name(self, record):
-        return record.player.display_name(get_language() or "ru")
+        return record.player.display_name(current_language())
 
     def render_rank(self, record):
         return dirs.rank_of(record.rating).short
@@ -76,7 +76,7 @@ class DirsGameTable(tables.Table):
         return format_html(
             '<a href="{}">{}</a>',
             reverse("go:dirs_player", args=[other.pk]),
-            other.display_name(get_language() or "ru"),
+            other.display_name(current_language()),
         )
 
     def render_colour(self, record):
@@ -97,5 +97,5 @@ class DirsGameTable(tables.Table):
         return f"{before:03d} → {after:03d}"
 
     def render_reason(self, record):
-        lang = get_language() or "ru"
+        lang = current_language()
         return record.explanation_ru if lang.startswith("ru") else record.explanation_en

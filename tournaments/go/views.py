@@ -13,12 +13,12 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_tables2 import RequestConfig
 
 from federation.exports import csv_response
+from federation.i18n import current_language
 from federation.models import Player
 from ratings.engines import dirs
 from tournaments import pairing
@@ -117,7 +117,7 @@ def tournament_detail(request, pk: int):
     member_query, members = "", None
     if director and "member" in request.GET:
         member_query = (request.GET.get("member") or "").strip()[:100]
-        members = _member_rows(go, member_query, get_language() or "ru")
+        members = _member_rows(go, member_query, current_language())
     last = rounds[-1] if rounds else None
     can_pair = (
         director
@@ -176,7 +176,7 @@ def member_search(request, go: GoTournament):
     """JSON for the registration form's search-as-you-type: members by name in Cyrillic or Latin, at most 20."""
     form = PlayerSearchForm(request.GET)
     query = form.cleaned_data["q"] if form.is_valid() else ""
-    rows = _member_rows(go, query, get_language() or "ru")
+    rows = _member_rows(go, query, current_language())
     return JsonResponse({"query": query, "results": rows, "limit": SEARCH_LIMIT})
 
 
@@ -254,7 +254,7 @@ def round_detail(request, pk: int, number: int):
     boards = selectors.round_boards(round=rnd)
     byes = selectors.round_byes(round=rnd)
     names = {}
-    lang = get_language() or "ru"
+    lang = current_language()
     unpaired = []
     if director:
         registrations = list(go.registrations.all())
@@ -400,7 +400,7 @@ def standings(request, pk: int):
     rows = []
     if chosen is not None:
         rnd = go.rounds.get(number=chosen)
-        lang = get_language() or "ru"
+        lang = current_language()
         rows = list(selectors.standing_rows(round=rnd))
         for row in rows:
             row.name = row.registration.display_name(lang)
@@ -534,7 +534,7 @@ def dirs_game_new(request):
         except services.GoError as error:
             form.add_error(error.field if error.field in form.fields else None, error.message)
         else:
-            lang = get_language() or "ru"
+            lang = current_language()
             reason = game.reason_ru if lang.startswith("ru") else game.reason_en
             if game.rated:
                 messages.success(request, _("Rated: %(reason)s") % {"reason": reason})

@@ -3,9 +3,10 @@
 import re
 
 from django import template
-from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from federation.i18n import current_language
 from ratings.engines import dirs
 
 register = template.Library()
@@ -13,12 +14,12 @@ register = template.Library()
 
 @register.filter
 def reg_name(registration) -> str:
-    return registration.display_name(get_language() or "ru")
+    return registration.display_name(current_language())
 
 
 @register.filter
 def player_name(player) -> str:
-    return player.display_name(get_language() or "ru")
+    return player.display_name(current_language())
 
 
 def handicap_text(stones: int, komi_kind: str, komi_points=None) -> str:
@@ -57,10 +58,10 @@ _KEY = re.compile(r"\br(\d+)\b")
 @register.simple_tag
 def issue_text(issue: dict, names: dict) -> str:
     """An engine issue in the visitor's language, with the engine's ids (``r17``) replaced by names."""
-    text = issue.get("ru") if (get_language() or "ru").startswith("ru") else issue.get("en")
+    text = issue.get("ru") if current_language().startswith("ru") else issue.get("en")
     return _KEY.sub(lambda m: names.get(int(m.group(1)), m.group(0)), text or "")
 
 
 @register.filter
 def override_text(entry: dict) -> str:
-    return entry.get("ru") if (get_language() or "ru").startswith("ru") else entry.get("en")
+    return entry.get("ru") if current_language().startswith("ru") else entry.get("en")

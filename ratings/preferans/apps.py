@@ -3,6 +3,6 @@ from django.utils.translation import gettext_lazy as _
 
 
 class PreferansConfig(AppConfig):
-    name = "tournaments.preferans"
+    name = "ratings.preferans"
     label = "preferans"
     verbose_name = _("Preferans")

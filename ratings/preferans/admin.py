@@ -21,9 +21,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from federation.models import Player
-from tournaments.preferans.importing import ImportFileError, deals_parse
-from tournaments.preferans.models import Deal, DealResult, Game, GameServer, PreferansRating, Seat
-from tournaments.preferans.services import (
+from ratings.preferans.importing import ImportFileError, deals_parse
+from ratings.preferans.models import Deal, DealResult, Game, GameServer, PreferansRating, Seat
+from ratings.preferans.services import (
     DealInput,
     PreferansError,
     deals_apply,

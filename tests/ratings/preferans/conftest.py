@@ -2,9 +2,9 @@ import json
 
 import pytest
 
+from ratings.preferans.models import PreferansRating
+from ratings.preferans.services import game_server_create
 from tests.factories import PlayerFactory
-from tournaments.preferans.models import PreferansRating
-from tournaments.preferans.services import game_server_create
 
 
 @pytest.fixture

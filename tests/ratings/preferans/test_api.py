@@ -1,9 +1,9 @@
 import pytest
 
+from ratings.preferans.models import Deal, DealResult, Game, PreferansRating
+from ratings.preferans.services import game_server_create
 from tests.factories import PlayerFactory
-from tests.tournaments.preferans.conftest import rated
-from tournaments.preferans.models import Deal, DealResult, Game, PreferansRating
-from tournaments.preferans.services import game_server_create
+from tests.ratings.preferans.conftest import rated
 
 pytestmark = pytest.mark.django_db
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments.preferans import api
+from ratings.preferans import api
 
 app_name = "preferans_api"
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.preferans import views
+from ratings.preferans import views
 
 app_name = "preferans"
 

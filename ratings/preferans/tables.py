@@ -1,8 +1,8 @@
 import django_tables2 as tables
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.preferans.models import PreferansRating
+from federation.i18n import current_language
+from ratings.preferans.models import PreferansRating
 
 
 class RatingColumn(tables.Column):
@@ -48,7 +48,7 @@ class LeaderboardTable(tables.Table):
         return self._export_counter
 
     def render_player(self, record):
-        return record.player.display_name(get_language() or "ru")
+        return record.player.display_name(current_language())
 
     def value_player(self, record):
-        return record.player.display_name(get_language() or "ru")
+        return record.player.display_name(current_language())

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
-from tournaments.preferans.models import Deal, Game
+from ratings.preferans.models import Deal, Game
 
 COLUMNS = ("game", "date", "deal", "player_id", "whists")
 #: The longest game and deal ids the database keeps.

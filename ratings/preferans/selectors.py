@@ -18,8 +18,8 @@ from federation.models import Player
 from federation.selectors import player_search
 from ratings.engines.common import Explanation
 from ratings.engines.preferans import AMATEUR, PRO, PlayerState, deal_delta, rate_deal
-from tournaments.preferans.models import Deal, DealResult, Game, League, PreferansRating, Seat
-from tournaments.preferans.services import rating_settings
+from ratings.preferans.models import Deal, DealResult, Game, League, PreferansRating, Seat
+from ratings.preferans.services import rating_settings
 
 #: The calculator's bounds: ratings and whists a visitor may ask about.
 CALC_MIN_RATING = 0.0

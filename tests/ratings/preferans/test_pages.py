@@ -6,10 +6,10 @@ from django.test import override_settings
 from django.utils import translation
 
 from ratings.engines.preferans import deal_delta
+from ratings.preferans.models import DealResult
+from ratings.preferans.sections import player_section
+from ratings.preferans.services import DealInput, deals_apply, game_create
 from tests.factories import PlayerFactory
-from tournaments.preferans.models import DealResult
-from tournaments.preferans.sections import player_section
-from tournaments.preferans.services import DealInput, deals_apply, game_create
 
 pytestmark = pytest.mark.django_db
 WHEN = datetime.datetime(2026, 3, 7, 19, tzinfo=datetime.UTC)
@@ -35,7 +35,7 @@ def _played(games=2, deals=3, size=3, prefix="g"):
 def test_leaderboard_per_league_sort_search_and_csv(client, django_assert_max_num_queries):
     players = _played()
     champion = PlayerFactory(last_name="Чемпионов", last_name_latin="Championov")
-    from tournaments.preferans.models import PreferansRating
+    from ratings.preferans.models import PreferansRating
 
     PreferansRating.objects.create(player=champion, rating=1900, max_rating=2100, league="pro")
     with django_assert_max_num_queries(10):
@@ -82,7 +82,7 @@ def test_player_section_chart_sums_per_game(rf, client, django_assert_max_num_qu
 
 def test_player_page_shows_the_section(client):
     me = _played()[0]
-    with override_settings(PLAYER_PAGE_SECTIONS=["tournaments.preferans.sections.player_section"]):
+    with override_settings(PLAYER_PAGE_SECTIONS=["ratings.preferans.sections.player_section"]):
         response = client.get(f"/en/players/{me.pk}/")
     assert response.status_code == 200
     assert "preferans-chart" in response.content.decode()
@@ -90,7 +90,7 @@ def test_player_page_shows_the_section(client):
 
 def test_game_page_shows_deals_and_explanations(client):
     _played(games=1, deals=2)
-    from tournaments.preferans.models import Game
+    from ratings.preferans.models import Game
 
     game = Game.objects.get()
     text = client.get(f"/en/preferans/games/{game.pk}/").content.decode()

@@ -1,7 +1,7 @@
 import pytest
 
+from ratings.preferans.models import Deal, Game, GameServer, PreferansRating, Seat, hash_token
 from tests.factories import PlayerFactory
-from tournaments.preferans.models import Deal, Game, GameServer, PreferansRating, Seat, hash_token
 
 pytestmark = pytest.mark.django_db
 

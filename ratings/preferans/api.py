@@ -23,8 +23,8 @@ from django.utils.dateparse import parse_date, parse_datetime
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from tournaments.preferans.models import DealResult, Game, GameServer, hash_token
-from tournaments.preferans.services import (
+from ratings.preferans.models import DealResult, Game, GameServer, hash_token
+from ratings.preferans.services import (
     AppliedDeal,
     DealInput,
     PreferansError,

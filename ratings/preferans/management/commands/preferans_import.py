@@ -3,7 +3,7 @@
     python manage.py preferans_import deals.csv [--batch 100000] [--dry-run]
 
 The file has the admin import's columns (``game;date;deal;player_id;whists``, one row per player per deal, the deals
-in the order they were played; see ``tournaments/preferans/importing.py``). The whole file is checked before anything
+in the order they were played; see ``ratings/preferans/importing.py``). The whole file is checked before anything
 is written: every error is printed with its row and field, and nothing is saved. The deals are then rated and stored
 by ``deals_import_bulk``, in batches of about ``--batch`` deals, each batch cut where no game is still open, so that
 all of a game's deals are stored together. A line per batch shows the progress.
@@ -35,9 +35,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from federation.models import Player
-from tournaments.preferans.importing import ImportFileError, ParsedDeal, RowError, deals_parse
-from tournaments.preferans.models import Game
-from tournaments.preferans.services import (
+from ratings.preferans.importing import ImportFileError, ParsedDeal, RowError, deals_parse
+from ratings.preferans.models import Game
+from ratings.preferans.services import (
     MAX_TABLE,
     MIN_TABLE,
     BulkDeal,

@@ -10,8 +10,8 @@ from django.utils import translation
 from federation.models import Player
 from ratings.engines.preferans import Deal as EngineDeal
 from ratings.engines.preferans import rate_deals
+from ratings.preferans.models import Deal, DealResult, Game, PreferansRating
 from tests.factories import PlayerFactory
-from tournaments.preferans.models import Deal, DealResult, Game, PreferansRating
 
 HEADER = "game;date;deal;player_id;whists\n"
 
@@ -135,7 +135,7 @@ def test_the_messages_are_in_russian_by_default(tmp_path):
 @pytest.mark.django_db
 def test_a_batch_failing_after_the_check_keeps_the_batches_before_it(tmp_path, monkeypatch):
     """A player deleted by staff while the import runs: the batch naming them is refused, the ones before stay."""
-    from tournaments.preferans.management.commands import preferans_import
+    from ratings.preferans.management.commands import preferans_import
 
     early, late = [PlayerFactory().pk for _ in range(5)], [PlayerFactory().pk for _ in range(5)]
     rows, _deals = _history(early, random.Random(4), games=2)

@@ -10,9 +10,8 @@ from django.db import IntegrityError, OperationalError, connection, connections,
 from federation.models import BotLevel
 from ratings.engines.preferans import Deal as EngineDeal
 from ratings.engines.preferans import PlayerState, rate_deals
-from tests.factories import PlayerFactory
-from tournaments.preferans.models import Deal, DealResult, Game, PreferansRating
-from tournaments.preferans.services import (
+from ratings.preferans.models import Deal, DealResult, Game, PreferansRating
+from ratings.preferans.services import (
     BulkDeal,
     BulkGame,
     DealInput,
@@ -23,6 +22,7 @@ from tournaments.preferans.services import (
     deals_import_bulk,
     game_create,
 )
+from tests.factories import PlayerFactory
 
 WHEN = datetime.datetime(2026, 3, 7, 19, tzinfo=datetime.UTC)
 

@@ -13,10 +13,10 @@ from django_tables2 import RequestConfig
 from federation.exports import csv_response
 from federation.models import Player
 from federation.selectors import player_places
-from tournaments.preferans import selectors
-from tournaments.preferans.filters import LeaderboardFilter
-from tournaments.preferans.models import Game, League
-from tournaments.preferans.tables import LeaderboardTable
+from ratings.preferans import selectors
+from ratings.preferans.filters import LeaderboardFilter
+from ratings.preferans.models import Game, League
+from ratings.preferans.tables import LeaderboardTable
 
 PER_PAGE = 50
 CALC_DEFAULT_RATINGS = [1000, 1200, 1400, 1600, 1800, 2000, 2200]

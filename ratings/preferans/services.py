@@ -34,7 +34,7 @@ from ratings.engines.preferans import (
     rate_deal,
 )
 from ratings.engines.preferans import Deal as EngineDeal
-from tournaments.preferans.models import Deal, DealResult, Game, GameServer, PreferansRating, Seat
+from ratings.preferans.models import Deal, DealResult, Game, GameServer, PreferansRating, Seat
 
 MIN_TABLE = 2
 MAX_TABLE = 4

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from django.template.loader import render_to_string
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from tournaments.preferans import selectors
+from federation.i18n import current_language
+from ratings.preferans import selectors
 
 
 def player_section(request, player) -> str | None:
     rating = selectors.player_rating(player=player)
     if rating is None:
         return None
-    language = get_language() or "ru"
+    language = current_language()
     points = selectors.player_history(player=player)
     games = selectors.player_recent_games(player=player)
     for row in games:

@@ -1,5 +1,5 @@
 from federation.filters import PlayerRowFilter
-from tournaments.preferans.models import PreferansRating
+from ratings.preferans.models import PreferansRating
 
 
 class LeaderboardFilter(PlayerRowFilter):
