@@ -10,17 +10,23 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
 
-class EngineError(ValueError):
-    """Bad input data for an engine: the only exception an engine raises on purpose.
+class FieldError(ValueError):
+    """Bad input, named by where it is: the one error base of the site (engines, services, imports, calculators).
 
-    ``field`` is a path into the input as the caller gave it (``tournaments[3].results[7].place``), ``message``
-    says what is wrong with the value in plain words. ``str(error)`` is the one line ``manage.py rate`` prints.
+    ``field`` is a path into the input as the caller gave it (``tournaments[3].results[7].place``, a form field, a
+    file's row and column), ``message`` says what is wrong with the value in plain words. ``str(error)`` is the one
+    line ``manage.py rate`` prints. It lives here, on the ground floor, because the pure engines may import nothing
+    else; every other error of the site that names a field derives from it.
     """
 
     def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
+        super().__init__(f"{field}: {message}" if field else message)
         self.field = field
         self.message = message
+
+
+class EngineError(FieldError):
+    """Bad input data for an engine: the only exception an engine raises on purpose."""
 
 
 @dataclass(frozen=True)
