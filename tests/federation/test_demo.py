@@ -1,11 +1,18 @@
+"""The demo federation that ``make run`` loads: deterministic, idempotent, every rating fed through the services.
+
+The demo is built once for this module (``demo_output``) inside a transaction that is rolled back at the end; each
+test's own changes are rolled back after it as usual, so every test starts from the same freshly built demo.
+"""
+
 from collections import defaultdict
 from io import StringIO
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import CommandError, call_command
+from django.core.management import call_command
+from django.db import transaction
 
-from federation.demo import feminine_surname, transliterate
+from federation.demo.names import feminine_surname, transliterate
 from federation.models import BotLevel, Club, Player, normalize_name
 from federation.roles import FEDERATION_STAFF, ORGANISERS
 from ratings.models import Engine, RatingChange, RatingEntry, RatingSnapshot
@@ -21,6 +28,14 @@ def run(*args: str) -> str:
     out = StringIO()
     call_command("demo_data", *SMALL, *args, stdout=out)
     return out.getvalue()
+
+
+@pytest.fixture(scope="module")
+def demo_output(django_db_setup, django_db_blocker):
+    """What ``demo_data`` printed while building the module's demo."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield run()
+        transaction.set_rollback(True)
 
 
 def snapshot():
@@ -70,16 +85,15 @@ def test_feminine_surname(male, female):
 
 
 @pytest.mark.django_db
-def test_demo_data_is_deterministic_and_idempotent():
-    output = run()
-    assert "Card games:" in output
-    assert "Mahjong:" in output
-    assert "LOCAL DEMO ONLY" in output
+def test_demo_data_is_deterministic_and_idempotent(demo_output):
+    assert "Card games:" in demo_output
+    assert "Mahjong:" in demo_output
+    assert "LOCAL DEMO ONLY" in demo_output
     first = snapshot()
     first_ratings = ratings()
     counts = row_counts()
     assert counts[0] == 60 + 3  # and one bot per level
-    assert "nothing done" in run()
+    assert "nothing generated" in run()
     assert row_counts() == counts
     run("--reset")
     assert snapshot() == first
@@ -96,8 +110,8 @@ def row_counts() -> tuple[int, ...]:
 
 
 @pytest.mark.django_db
-def test_demo_feeds_every_rating_through_the_services(client):
-    output = run()
+def test_demo_feeds_every_rating_through_the_services(client, demo_output):
+    output = demo_output
     for step in ("Gorbunov:", "Mahjong:", "Go DIRS club rating:", "Go tournaments:", "Preferans:"):
         assert step in output
     assert " s)." in output  # each step says how long it took
@@ -153,8 +167,7 @@ def test_demo_feeds_every_rating_through_the_services(client):
 
 
 @pytest.mark.django_db
-def test_demo_data_content():
-    run()
+def test_demo_data_content(demo_output):
     players = Player.objects.filter(is_bot=False)
     for player in players:
         assert player.search_name == normalize_name(
@@ -185,8 +198,7 @@ def test_demo_data_content():
 
 
 @pytest.mark.django_db
-def test_mahjong_cut_off_results_match_the_stages():
-    run()
+def test_mahjong_cut_off_results_match_the_stages(demo_output):
     cut_off = Tournament.objects.filter(stages__isnull=False).distinct()
     assert cut_off.exists()
     for tournament in cut_off:
@@ -200,8 +212,7 @@ def test_mahjong_cut_off_results_match_the_stages():
 
 
 @pytest.mark.django_db
-def test_users_groups_and_statuses():
-    output = run()
+def test_users_groups_and_statuses(demo_output):
     users = get_user_model().objects
     admin = users.get(username="admin")
     assert admin.is_superuser
@@ -214,7 +225,7 @@ def test_users_groups_and_statuses():
     assert staff.is_staff
     assert staff.groups.filter(name=FEDERATION_STAFF).exists()
     assert staff.has_perm("tournaments.approve_tournament")
-    assert "organiser" in output
+    assert "organiser" in demo_output
     statuses = set(Tournament.objects.values_list("status", flat=True))
     assert statuses == set(TournamentStatus.values)
     assert not Tournament.objects.filter(status=TournamentStatus.APPROVED, approved_by__isnull=True).exists()
@@ -222,8 +233,16 @@ def test_users_groups_and_statuses():
 
 
 @pytest.mark.django_db
-def test_demo_data_refuses_without_debug_unless_forced(settings):
-    settings.DEBUG = False
-    with pytest.raises(CommandError, match="known passwords"):
-        call_command("demo_data", "--players", "60", "--years", "1", stdout=StringIO())
-    assert not Player.objects.exists()
+def test_a_second_run_generates_nothing_and_shows_the_logins_again(demo_output):
+    assert "admin      admin " in demo_output
+    users = get_user_model().objects
+    staff = users.get(username="staff")
+    staff.set_password("something else")
+    staff.save()
+    again = run()
+    assert "nothing generated" in again
+    assert "LOCAL DEMO ONLY" in again
+    assert "admin      admin " in again
+    assert "organiser  organiser " in again
+    assert "staff      (password changed since, not shown)" in again
+    assert "something else" not in again

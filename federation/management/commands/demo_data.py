@@ -1,4 +1,4 @@
-"""``manage.py demo_data``: fill the local database with a believable federation (see ``federation.demo``)."""
+"""``manage.py demo_data``: fill the local database with a believable federation (``federation.demo``)."""
 
 import datetime
 
@@ -20,7 +20,9 @@ class Command(BaseCommand):
             help="the anchor date, YYYY-MM-DD (default %(default)s, fixed so the data does not depend on the day)",
         )
         parser.add_argument("--players", type=int, default=demo.DEFAULT_PLAYERS, help="default %(default)s")
-        parser.add_argument("--years", type=int, default=demo.DEFAULT_YEARS, help="years of tournaments (default 3)")
+        parser.add_argument(
+            "--years", type=int, default=demo.DEFAULT_YEARS, help="years of tournaments (default %(default)s)"
+        )
         parser.add_argument("--reset", action="store_true", help="delete tournaments, results, players and clubs first")
         parser.add_argument(
             "--force", action="store_true", help="run even with DEBUG off (the demo users have known passwords)"
@@ -42,11 +44,17 @@ class Command(BaseCommand):
             reset=options["reset"],
             progress=self.stdout.write,
         )
-        if not report.created:
-            self.stdout.write("The database already has players, clubs or tournaments: nothing done (use --reset).")
+        if report.created:
+            counts = ", ".join(f"{name} {count}" for name, count in report.counts.items())
+            self.stdout.write(self.style.SUCCESS(f"Demo data: {counts}"))
+        else:
+            self.stdout.write(
+                "The database already has players, clubs or tournaments: nothing generated (--reset starts over)."
+            )
+        if not report.logins:
+            self.stdout.write("No demo users in this database (--reset creates them).")
             return
-        self.stdout.write(self.style.SUCCESS("Demo data: " + ", ".join(f"{k} {v}" for k, v in report.counts.items())))
         self.stdout.write("Logins for the LOCAL DEMO ONLY (never use these on a public site):")
         for username, password, role in report.logins:
-            shown = password or "(existing user, password unchanged)"
+            shown = password or "(password changed since, not shown)"
             self.stdout.write(f"  {username:<10} {shown:<36} {role}")
