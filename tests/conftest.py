@@ -1,8 +1,10 @@
 """Shared test set-up. Engine tests (tests/ratings/engines, tests/tournaments/test_pairing*) need no Django.
 
 ``postgres`` and ``celery_worker`` are for the tests that need the real components: locking and concurrency on
-PostgreSQL, and a real Celery worker process consuming from Redis. On the embedded default (SQLite) those tests
-are skipped with the reason; in CI (``CI`` set) a missing component fails them instead, so nothing is skipped.
+PostgreSQL, and a real Celery worker process consuming from Redis. Every test that uses either fixture is marked
+``postgres`` (and ``celery_worker``) here, so a run on the embedded default (SQLite) deselects them with
+``-m "not postgres"``, as ``make test`` does; run anyway without the component, such a test is skipped with the
+reason, and in CI (``CI`` set) it fails instead, so nothing is skipped there.
 """
 
 import os
@@ -17,6 +19,26 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """Mark the tests by the real components their fixtures need, before ``-m`` selects among them."""
+    for item in items:
+        fixtures = getattr(item, "fixturenames", ())
+        if "postgres" in fixtures:
+            item.add_marker(pytest.mark.postgres)
+        if "celery_worker" in fixtures:
+            item.add_marker(pytest.mark.celery_worker)
+
+
+def pytest_report_header(config):
+    """Which of the two set-ups this run tests: CI runs the suite once on each."""
+    from django.conf import settings
+
+    engine = settings.DATABASES["default"]["ENGINE"]
+    database = "PostgreSQL" if engine.endswith("postgresql") else "SQLite (in memory)"
+    return f"database: {database}; Celery broker: {settings.CELERY_BROKER_URL or 'none, tasks run eagerly'}"
+
+
 def _missing(reason: str):
     if os.environ.get("CI"):
         pytest.fail(f"CI must run this test: {reason}")
@@ -28,7 +50,7 @@ def postgres(db):
     from django.db import connection
 
     if connection.vendor != "postgresql":
-        _missing("needs PostgreSQL (set DATABASE_URL)")
+        _missing("needs PostgreSQL (set DATABASE_URL, or deselect with -m 'not postgres')")
     return connection
 
 

@@ -1,5 +1,10 @@
-"""The embedded default, the production settings, and the two roles."""
+"""The embedded default, the production settings, and the two roles.
 
+Settings are read at import time from the environment, so each case imports the settings package afresh with its
+own environment (and puts the test run's modules back afterwards); one smoke test starts a real ``manage.py``.
+"""
+
+import importlib
 import os
 import subprocess
 import sys
@@ -7,53 +12,81 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import Group
+from django.core.exceptions import ImproperlyConfigured
 from django_celery_beat.models import CrontabSchedule, PeriodicTask
 
 from federation.roles import FEDERATION_STAFF, ORGANISERS
 from tests.factories import federation_staff, organiser
 
 ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = "federation.settings"
 
 
-def _settings_value(expression: str, **env) -> str:
-    clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CELERY_BROKER_URL"}}
-    code = f"import django, os; django.setup(); from django.conf import settings; print({expression})"
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env={**clean, "DJANGO_SETTINGS_MODULE": "federation.settings.local", **env},
-        capture_output=True,
-        text=True,
-        check=True,
+@pytest.fixture
+def fresh_settings(monkeypatch):
+    """``load(name, **env)``: ``federation.settings.<name>`` imported anew, of the site's variables only ``env`` set."""
+    saved = {name: module for name, module in sys.modules.items() if name.startswith(PACKAGE + ".")}
+
+    def load(name: str, **env: str):
+        for variable in ("DATABASE_URL", "CELERY_BROKER_URL", "CELERY_TASK_ALWAYS_EAGER", "DJANGO_SECRET_KEY"):
+            monkeypatch.delenv(variable, raising=False)
+        for variable, value in env.items():
+            monkeypatch.setenv(variable, value)
+        for module in [m for m in sys.modules if m.startswith(PACKAGE + ".")]:
+            del sys.modules[module]
+        return importlib.import_module(f"{PACKAGE}.{name}")
+
+    yield load
+    for module in [m for m in sys.modules if m.startswith(PACKAGE + ".")]:
+        del sys.modules[module]
+    sys.modules.update(saved)
+    package = sys.modules[PACKAGE]
+    for name, module in saved.items():
+        setattr(package, name.rsplit(".", 1)[1], module)
+
+
+def test_embedded_default_is_sqlite_with_eager_tasks(fresh_settings):
+    local = fresh_settings("local")
+    assert local.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+    assert local.CELERY_TASK_ALWAYS_EAGER is True
+    assert local.LANGUAGE_CODE == "ru"
+    assert local.DEBUG is True
+
+
+def test_environment_switches_to_postgresql_and_redis(fresh_settings):
+    local = fresh_settings(
+        "local", DATABASE_URL="postgres://u@db.example:5432/fed", CELERY_BROKER_URL="redis://cache.example:6379/0"
     )
-    return result.stdout.strip()
+    assert local.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    assert local.DATABASES["default"]["NAME"] == "fed"
+    assert local.CELERY_TASK_ALWAYS_EAGER is False
+    assert local.CELERY_BROKER_URL == "redis://cache.example:6379/0"
 
 
-def test_embedded_default_is_sqlite_with_eager_tasks():
-    assert _settings_value("settings.DATABASES['default']['ENGINE']") == "django.db.backends.sqlite3"
-    assert _settings_value("settings.CELERY_TASK_ALWAYS_EAGER") == "True"
-    assert _settings_value("settings.LANGUAGE_CODE") == "ru"
+def test_production_refuses_to_start_without_a_secret_key(fresh_settings):
+    with pytest.raises(ImproperlyConfigured, match="DJANGO_SECRET_KEY"):
+        fresh_settings("production", DJANGO_ALLOWED_HOSTS="x", DATABASE_URL="postgres://u@db.example:5432/fed")
 
 
-def test_environment_switches_to_postgresql_and_redis():
-    env = {"DATABASE_URL": "postgres://u@db.example:5432/fed", "CELERY_BROKER_URL": "redis://cache.example:6379/0"}
-    assert _settings_value("settings.DATABASES['default']['ENGINE']", **env) == "django.db.backends.postgresql"
-    assert _settings_value("settings.CELERY_TASK_ALWAYS_EAGER", **env) == "False"
-    assert _settings_value("settings.CELERY_BROKER_URL", **env) == "redis://cache.example:6379/0"
-
-
-def test_production_refuses_to_start_without_a_secret_key():
-    clean = {k: v for k, v in os.environ.items() if k != "DJANGO_SECRET_KEY"}
+def test_manage_py_with_nothing_set_starts_on_the_embedded_default():
+    """The one real start: ``manage.py`` picks the local settings by itself and runs on SQLite with eager tasks."""
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "CELERY_BROKER_URL", "DJANGO_SETTINGS_MODULE", "CELERY_TASK_ALWAYS_EAGER"}
+    }
+    code = "from django.conf import settings as s; print(s.DATABASES['default']['ENGINE'], s.CELERY_TASK_ALWAYS_EAGER)"
     result = subprocess.run(
-        [sys.executable, "manage.py", "check"],
+        [sys.executable, "manage.py", "shell", "--no-imports", "-c", code],
         cwd=ROOT,
-        env={**clean, "DJANGO_SETTINGS_MODULE": "federation.settings.production", "DJANGO_ALLOWED_HOSTS": "x"},
+        env=clean,
         capture_output=True,
         text=True,
         check=False,
+        timeout=60,
     )
-    assert result.returncode != 0
-    assert "DJANGO_SECRET_KEY" in result.stderr
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["django.db.backends.sqlite3", "True"]
 
 
 @pytest.mark.django_db

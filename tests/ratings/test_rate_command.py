@@ -1,5 +1,10 @@
-"""``manage.py rate`` as other tools use it (RATE_CLI.md): JSON in, JSON out, one line on error, no database."""
+"""``manage.py rate`` as other tools use it (RATE_CLI.md): JSON in, JSON out, one line on error, no database.
 
+The command runs in this process (these tests have no database access, so any query would fail them); one smoke
+test starts a real ``manage.py rate`` against a database that does not exist.
+"""
+
+import io
 import json
 import os
 import subprocess
@@ -7,21 +12,73 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def rate(doc, *, raw: str | None = None):
+def rate(doc, monkeypatch, *, raw: str | None = None) -> tuple[int, str, str]:
+    """Exit status, standard output and standard error of ``manage.py rate -`` fed ``doc`` (or ``raw``)."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO(raw if raw is not None else json.dumps(doc)))
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        call_command("rate", "-", stdout=out, stderr=err)
+    except SystemExit as stop:
+        return stop.code, out.getvalue(), err.getvalue()
+    return 0, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def ok(monkeypatch):
+    def run(doc):
+        status, out, err = rate(doc, monkeypatch)
+        assert status == 0, err
+        return json.loads(out)
+
+    return run
+
+
+@pytest.fixture
+def fails(monkeypatch):
+    def run(doc, *, raw=None):
+        status, out, err = rate(doc, monkeypatch, raw=raw)
+        assert status == 1
+        assert out == ""
+        assert "Traceback" not in err
+        lines = err.strip().splitlines()
+        assert len(lines) == 1, err
+        return lines[0]
+
+    return run
+
+
+GORBUNOV = {
+    "system": "gorbunov",
+    "ratings": {"ann": 190},
+    "options": {"sqrt_rule": False},
+    "tournaments": [
+        {
+            "id": "t1",
+            "date": "2026-03-07",
+            "k": 4,
+            "format": "constructed",
+            "results": [{"player": p, "place": i + 1} for i, p in enumerate(["ann", "bob", "cid", "dan"])],
+        }
+    ],
+}
+
+
+def test_a_real_manage_py_rate_reads_a_file_and_touches_no_database(tmp_path):
+    path = tmp_path / "in.json"
+    path.write_text(json.dumps(GORBUNOV))
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "federation.settings.test",
         # A database that does not exist: the command must not touch any table.
         "DATABASE_URL": "postgres://nobody@127.0.0.1:1/no_such_database",
     }
-    text = raw if raw is not None else json.dumps(doc)
     result = subprocess.run(
-        [sys.executable, "manage.py", "rate", "-"],
-        input=text,
+        [sys.executable, "manage.py", "rate", str(path)],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -29,47 +86,16 @@ def rate(doc, *, raw: str | None = None):
         check=False,
         timeout=60,
     )
-    return result
-
-
-def ok(doc):
-    result = rate(doc)
     assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)
-
-
-def fails(doc, *, raw=None):
-    result = rate(doc, raw=raw)
-    assert result.returncode != 0
-    assert result.stdout == ""
-    assert "Traceback" not in result.stderr
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    return lines[0]
+    assert json.loads(result.stdout)["ratings"]["ann"] == 202
 
 
 def test_gorbunov_from_a_file(tmp_path):
-    doc = {
-        "system": "gorbunov",
-        "ratings": {"ann": 190},
-        "options": {"sqrt_rule": False},
-        "tournaments": [
-            {
-                "id": "t1",
-                "date": "2026-03-07",
-                "k": 4,
-                "format": "constructed",
-                "results": [{"player": p, "place": i + 1} for i, p in enumerate(["ann", "bob", "cid", "dan"])],
-            }
-        ],
-    }
     path = tmp_path / "in.json"
-    path.write_text(json.dumps(doc))
-    result = subprocess.run(
-        [sys.executable, "manage.py", "rate", str(path)], capture_output=True, text=True, cwd=ROOT, check=False
-    )
-    assert result.returncode == 0, result.stderr
-    out = json.loads(result.stdout)
+    path.write_text(json.dumps(GORBUNOV))
+    out = io.StringIO()
+    call_command("rate", str(path), stdout=out)
+    out = json.loads(out.getvalue())
     # U = 4, Rt = (190 + 3 * 100) / 4 = 122.5. ann: base = 4 + 1 - 2 + 1 + (122.5 - 190) * 8 / 200 = 1.3 -> 3 (rule 1)
     # I = 3 * 4 = 12.
     assert out["ratings"]["ann"] == 202
@@ -78,7 +104,7 @@ def test_gorbunov_from_a_file(tmp_path):
     assert set(out["ratings"]) == {"ann", "bob", "cid", "dan"}
 
 
-def test_mahjong_rr_list():
+def test_mahjong_rr_list(ok):
     out = ok(
         {
             "system": "mahjong-rr",
@@ -134,7 +160,7 @@ def test_mahjong_rr_list():
     assert "16" in out["excluded"][0]["reason"]
 
 
-def test_preferans_three_player_table():
+def test_preferans_three_player_table(ok):
     out = ok(
         {
             "system": "preferans",
@@ -149,7 +175,7 @@ def test_preferans_three_player_table():
     assert out["max_ratings"]["a"] == pytest.approx(1001.8597, abs=1e-4)
 
 
-def test_dirs_contract_example():
+def test_dirs_contract_example(ok):
     out = ok(
         {
             "system": "dirs",
@@ -164,7 +190,7 @@ def test_dirs_contract_example():
     assert out["games"][0]["black_after"] == 135
 
 
-def test_selfhandicap_standings_and_next_round():
+def test_selfhandicap_standings_and_next_round(ok):
     out = ok(
         {
             "system": "selfhandicap",
@@ -256,12 +282,12 @@ def test_selfhandicap_standings_and_next_round():
         "unknown-system",
     ],
 )
-def test_bad_input_names_the_field(doc, field):
+def test_bad_input_names_the_field(doc, field, fails):
     line = fails(doc)
     assert line.startswith(field + ":"), line
 
 
-def test_place_larger_than_players_says_the_numbers():
+def test_place_larger_than_players_says_the_numbers(fails):
     line = fails(
         {
             "system": "gorbunov",
@@ -279,5 +305,5 @@ def test_place_larger_than_players_says_the_numbers():
     assert "2" in line
 
 
-def test_not_json_is_one_line():
+def test_not_json_is_one_line(fails):
     assert fails(None, raw="{not json").startswith("input:")

@@ -1,35 +1,27 @@
-"""Playwright driving Debian's Chromium (/usr/bin/chromium) against pytest-django's live server.
+"""Playwright driving Chromium (Debian's, or Playwright's own download: ``tests.web.browser``) against pytest-django's
+live server.
 
-Playwright's own browser download cannot run here, so the tests launch the system Chromium by path. Playwright's
-sync API runs an event loop in the test's thread, which makes Django refuse ORM calls there unless told otherwise.
+Playwright's sync API runs an event loop in the test's thread, which makes Django refuse ORM calls there unless told
+otherwise.
 """
 
 import os
-import shutil
 
 import pytest
 
-CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+from tests.web.browser import INSTALL, launch_options
 
 
 @pytest.fixture(scope="session")
 def browser():
     os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import Error, sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-            ],
-        )
+        try:
+            browser = playwright.chromium.launch(**launch_options())
+        except Error:
+            pytest.fail(f"browser tests need Chromium: {INSTALL}", pytrace=False)
         yield browser
         browser.close()
 
