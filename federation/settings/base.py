@@ -78,7 +78,7 @@ TEMPLATES = [
 def tune_postgres(database: dict) -> dict:
     """The site's PostgreSQL connection options (also used by the production settings).
 
-    - JIT compilation costs 150-200 ms on the short queries of a web page and wins nothing here.
+    - JIT compilation takes longer than the short queries of a web page themselves, and wins nothing here.
     - ``prepare_threshold``: Django turns psycopg's prepared statements off; only the statements run through a
       server-binding cursor can be prepared (the preferans deal's hot path, ``services.bound_cursor``), and with
       this they are after their fifth run on a connection. Behind a pooler in transaction mode without prepared
@@ -104,8 +104,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# Russian first: a visitor without a language cookie sees Russian (LocaleMiddleware falls back to LANGUAGE_CODE,
-# and we do not let the browser's Accept-Language decide, see federation.middleware).
+# Russian first: the language comes from the address alone (Russian at the root, English under /en/: the
+# i18n_patterns of federation/urls.py), so a visitor sees Russian whatever the browser's Accept-Language asks for.
 LANGUAGE_CODE = "ru"
 LANGUAGES = [("ru", _("Russian")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
