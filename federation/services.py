@@ -8,7 +8,8 @@ from collections.abc import Iterable
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from federation.models import Player
@@ -19,19 +20,19 @@ from tournaments.models import Result, TournamentStatus
 def player_tournament_counts_refresh(*, player_ids: Iterable[int] | None = None) -> None:
     """Recount the approved tournaments of these players (all players when ``None``).
 
-    One grouped count, then one UPDATE per distinct count: a few hundred statements at most, whatever the
-    number of players, and no per-row subquery for the planner to get wrong on freshly loaded tables.
+    For given players (a tournament's results, a merge), one UPDATE that counts for each of them. For all players,
+    one grouped count, then one UPDATE per distinct count: a few hundred statements at most, whatever the number of
+    players, and no per-row subquery for the planner to get wrong on freshly loaded tables.
     """
-    players = Player.objects.all()
-    results = Result.objects.filter(tournament__status=TournamentStatus.APPROVED, player__isnull=False)
+    results = Result.objects.filter(tournament__status=TournamentStatus.APPROVED, player__isnull=False).order_by()
     if player_ids is not None:
-        ids = set(player_ids)
-        players = players.filter(pk__in=ids)
-        results = results.filter(player_id__in=ids)
+        count = results.filter(player=OuterRef("pk")).values("player").annotate(n=Count("pk")).values("n")
+        Player.objects.filter(pk__in=set(player_ids)).update(tournament_count=Coalesce(Subquery(count), 0))
+        return
     by_count: dict[int, list[int]] = defaultdict(list)
-    for player_id, count in results.order_by().values("player").annotate(n=Count("pk")).values_list("player", "n"):
+    for player_id, count in results.values("player").annotate(n=Count("pk")).values_list("player", "n"):
         by_count[count].append(player_id)
-    players.exclude(tournament_count=0).update(tournament_count=0)
+    Player.objects.exclude(tournament_count=0).update(tournament_count=0)
     for count, ids_with_count in by_count.items():
         for start in range(0, len(ids_with_count), 1000):
             Player.objects.filter(pk__in=ids_with_count[start : start + 1000]).update(tournament_count=count)
