@@ -39,7 +39,8 @@ test: $(VENV)/.dev-installed
 	    echo "make test: on SQLite, so the tests that need PostgreSQL are deselected (set DATABASE_URL to run them)" ;; \
 	esac; \
 	$(PY) -m tests.web.browser || { [ -z "$$CI" ] || exit 1; skip="$${skip:+$$skip and }not browser"; }; \
-	set -x; $(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile $${skip:+-m "$$skip"} $(PYTEST_ARGS)
+	echo "$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile $${skip:+-m \"$$skip\" }$(PYTEST_ARGS)"; \
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile $${skip:+-m "$$skip"} $(PYTEST_ARGS)
 
 ## Ruff (lint and format check) and the import contract that keeps the engines pure, as CI runs them.
 lint: $(VENV)/.dev-installed
