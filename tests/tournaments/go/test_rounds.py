@@ -2,10 +2,11 @@
 
 import pytest
 
+from ratings.dirs.models import DirsRating
 from tests.factories import PlayerFactory, UserFactory, organiser
 from tournaments import pairing
 from tournaments.go import services
-from tournaments.go.models import Absence, Board, Bye, DirsRating, Registration
+from tournaments.go.models import Absence, Board, Bye, Registration
 
 from .helpers import EN, boards, create, edit, pair, play, register, result
 
@@ -32,7 +33,7 @@ def test_pairing_rules_no_rematch_nine_stones_byes(director):
     bye_counts: dict[int, int] = {}
     for number in range(1, 7):
         rnd = services.go_round_pair(go=go)
-        services.go_round_publish(round=rnd)
+        services.go_round_publish(go_round=rnd)
         for b in rnd.boards.all():
             pair_key = frozenset((b.white_id, b.black_id))
             assert pair_key not in met
@@ -46,7 +47,7 @@ def test_pairing_rules_no_rematch_nine_stones_byes(director):
                 assert pairing.RULE_BYE_REPEAT in [i["rule"] for i in rnd.issues]
             bye_counts[bye.registration_id] = bye_counts.get(bye.registration_id, 0) + 1
         for b in rnd.boards.all():
-            services.go_result_enter(round=rnd, board_number=b.number, result="white")
+            services.go_result_enter(go_round=rnd, board_number=b.number, result="white")
         rnd.refresh_from_db()
         assert rnd.completed, number
     assert sum(bye_counts.values()) >= 6
@@ -114,7 +115,7 @@ def test_bad_results_are_refused_and_nothing_changes(director):
     assert Board.objects.get(round=rnd).result == "black"
     # A stale version (someone changed the board meanwhile) is refused too.
     with pytest.raises(services.GoError, match="already has a result"):
-        services.go_result_enter(round=rnd, board_number=1, result="white", version=0)
+        services.go_result_enter(go_round=rnd, board_number=1, result="white", version=0)
 
 
 def test_draws_where_allowed(director):
