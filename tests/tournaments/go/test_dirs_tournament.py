@@ -41,3 +41,21 @@ def test_a_dirs_tournament_with_the_step_cap(client):
     assert set(names) == set(levels)
     page = client.get(f"{EN}/{go.pk}/standings/")
     assert "Start rating" in page.content.decode()
+
+
+def test_a_dirs_tournament_numbers_its_boards_again_after_a_hand_change(client):
+    """A DIRS tournament ranks on the levels it pairs on (rating // 5): the top pair is back on board 1."""
+    client.force_login(organiser())
+    players = [rated_player(rank) for rank in ("5k", "6k", "10k", "11k")]  # 160, 150, 110, 100
+    go = create(client, name="DIRS Numbers", system="dirs", rounds=2, half_stone=None, acceleration=None)
+    for p in players:
+        client.post(f"{EN}/{go.pk}/register/", {"player": p.pk})
+    rnd = pair(client, go)
+    engine = [(b.number, {b.white.player_id, b.black.player_id}) for b in rnd.boards.select_related("white", "black")]
+    assert engine == [(1, {players[0].pk, players[1].pk}), (2, {players[2].pk, players[3].pk})]
+    top = rnd.boards.get(number=1)
+    edit(client, go, 1, action="unpair", board=1)
+    assert list(rnd.boards.values_list("number", flat=True)) == [1]
+    edit(client, go, 1, action="pair", first=top.white_id, second=top.black_id)
+    again = [(b.number, {b.white.player_id, b.black.player_id}) for b in rnd.boards.select_related("white", "black")]
+    assert again == engine

@@ -192,3 +192,54 @@ def test_only_the_director_runs_the_tournament(client, director):
     assert client.post(f"{EN}/{go.pk}/pair/").status_code == 403
     assert client.get(f"{EN}/{go.pk}/").status_code == 200
     assert client.get(f"{EN}/new/").status_code == 403
+
+
+def _numbered(rnd) -> list[tuple[int, str, str]]:
+    return [
+        (b.number, b.white.name, b.black.name)
+        for b in Board.objects.filter(round=rnd).select_related("white", "black").order_by("number")
+    ]
+
+
+def test_boards_are_numbered_again_after_every_hand_change(director):
+    """The top pair sits on board 1 after any hand change, as the pairing numbers boards (by their best player)."""
+    go = create(director, name="Numbers", rounds=3)
+    regs = {
+        name: register(director, go, name, rating)
+        for name, rating in (("A", 2100), ("B", 2000), ("C", 1900), ("D", 1800), ("E", 1700), ("F", 1600))
+    }
+    rnd = pair(director, go)
+    assert _numbered(rnd) == [(1, "A", "B"), (2, "C", "D"), (3, "E", "F")]
+    edit(director, go, 1, action="unpair", board=1)
+    assert _numbered(rnd) == [(1, "C", "D"), (2, "E", "F")]
+    edit(director, go, 1, action="pair", first=regs["B"].pk, second=regs["A"].pk)
+    assert _numbered(rnd) == [(1, "A", "B"), (2, "C", "D"), (3, "E", "F")]
+    rnd.refresh_from_db()
+    assert rnd.overrides[-1]["en"] == "paired by hand on board 1: B - A"
+    # Swap B and E: A-E holds the best player, then B-F, then C-D.
+    edit(director, go, 1, action="swap", first=regs["B"].pk, second=regs["E"].pk)
+    assert [(n, {w, b}) for n, w, b in _numbered(rnd)] == [(1, {"A", "E"}), (2, {"B", "F"}), (3, {"C", "D"})]
+    edit(director, go, 1, action="unpair", board=2)
+    edit(director, go, 1, action="bye", first=regs["B"].pk)
+    assert [(n, {w, b}) for n, w, b in _numbered(rnd)] == [(1, {"A", "E"}), (2, {"C", "D"})]
+    edit(director, go, 1, action="unpair", board=1)
+    edit(director, go, 1, action="unbye", first=regs["B"].pk)
+    edit(director, go, 1, action="pair", first=regs["E"].pk, second=regs["F"].pk)
+    assert [(n, {w, b}) for n, w, b in _numbered(rnd)] == [(1, {"C", "D"}), (2, {"E", "F"})]
+    edit(director, go, 1, action="pair", first=regs["A"].pk, second=regs["B"].pk)
+    assert _numbered(rnd) == [(1, "A", "B"), (2, "C", "D"), (3, "E", "F")]
+
+
+def test_a_player_who_joins_later_cannot_be_put_on_an_earlier_board(director):
+    go = create(director, name="Later", rounds=3)
+    a, _b = (register(director, go, n, r) for n, r in (("A", 2100), ("B", 2000)))
+    pair(director, go)
+    edit(director, go, 1, action="publish")
+    late = register(director, go, "L", 1900)
+    assert late.first_round == 2
+    edit(director, go, 1, action="unpublish")
+    page = _messages(edit(director, go, 1, action="swap", first=a.pk, second=late.pk))
+    assert "L joins from round 2." in page
+    page = _messages(edit(director, go, 1, action="bye", first=late.pk))
+    assert "L joins from round 2." in page
+    assert [(b.white.name, b.black.name) for b in Board.objects.select_related("white", "black")] == [("A", "B")]
