@@ -25,7 +25,7 @@ from .models import DirsGame, DirsRating
 #: The club rating's list row, so pages and exports address DIRS as they address every other rating list.
 DEFAULT_LIST = {
     "slug": "dirs",
-    "name": "DIRS, клубный рейтинг го",
+    "name": "ДИРС, клубный рейтинг го",
     "name_en": "DIRS, the Go club rating",
     "ordering": 10,
 }
