@@ -16,10 +16,10 @@ from ratings.engines.mahjong import (
     CRR,
     ONLINE,
     RR,
-    Player,
-    Result,
-    Stage,
-    Tournament,
+    CutoffStage,
+    Placement,
+    PlayerInfo,
+    RatedTournament,
     age_bp,
     age_coefficient,
     base_rank,
@@ -49,21 +49,21 @@ def make(
     players: int = 40,
     hanchans: int = 8,
     country: str = "RU",
-    results: tuple[Result, ...] = (),
+    results: tuple[Placement, ...] = (),
     **flags: bool,
-) -> Tournament:
+) -> RatedTournament:
     """A tournament that counts in RR unless the test says otherwise."""
     flags = {"accredited": True, "open": True, **flags}
-    return Tournament(
+    return RatedTournament(
         id=tid, end_date=end, players=players, hanchans=hanchans, country=country, results=results, **flags
     )
 
 
-def reasons_en(tournament: Tournament, list_settings, countries=None) -> list[str]:
+def reasons_en(tournament: RatedTournament, list_settings, countries=None) -> list[str]:
     return [reason.en for reason in eligibility(tournament, list_settings, countries)]
 
 
-def reasons_ru(tournament: Tournament, list_settings, countries=None) -> list[str]:
+def reasons_ru(tournament: RatedTournament, list_settings, countries=None) -> list[str]:
     return [reason.ru for reason in eligibility(tournament, list_settings, countries)]
 
 
@@ -134,14 +134,14 @@ def test_cutoff_32_players_four_stages_of_5_hanchans():
 
 
 def test_cutoff_w_from_stage_player_counts():
-    tournament = Tournament(
+    tournament = RatedTournament(
         id="cut",
         end_date=date(2025, 3, 1),
         players=32,
         hanchans=20,
         country="RU",
-        stages=(Stage(5), Stage(5, 16), Stage(5, 8), Stage(5, 4)),
-        results=(Result("a", 1, 20), Result("b", 30, 5)),
+        stages=(CutoffStage(5), CutoffStage(5, 16), CutoffStage(5, 8), CutoffStage(5, 4)),
+        results=(Placement("a", 1, 20), Placement("b", 30, 5)),
     )
     coefficients = tournament_coefficients(tournament)
     assert coefficients.w_avg == 1.64
@@ -151,10 +151,10 @@ def test_cutoff_w_from_stage_player_counts():
 
 
 def test_cutoff_w_from_every_participants_result():
-    results = tuple(Result(f"p{i}", i, 20 if i <= 8 else 10) for i in range(1, 29))
-    tournament = Tournament(
+    results = tuple(Placement(f"p{i}", i, 20 if i <= 8 else 10) for i in range(1, 29))
+    tournament = RatedTournament(
         id="cut", end_date=date(2025, 3, 1), players=28, hanchans=20, country="RU",
-        stages=(Stage(10), Stage(10)), results=results,
+        stages=(CutoffStage(10), CutoffStage(10)), results=results,
     )  # fmt: skip
     coefficients = tournament_coefficients(tournament)
     assert coefficients.w_avg == 2.16
@@ -162,9 +162,9 @@ def test_cutoff_w_from_every_participants_result():
 
 
 def test_cutoff_unlisted_participants_are_taken_to_have_played_the_first_stage():
-    tournament = Tournament(
+    tournament = RatedTournament(
         id="cut", end_date=date(2025, 3, 1), players=28, hanchans=20, country="RU",
-        stages=(Stage(10), Stage(10)), results=(Result("a", 1, 20),),
+        stages=(CutoffStage(10), CutoffStage(10)), results=(Placement("a", 1, 20),),
     )  # fmt: skip
     # (2.8 + 27 * 1.9) / 28 = 1.932 -> 1.93
     assert tournament_coefficients(tournament).w_avg == 1.93
@@ -298,9 +298,9 @@ def test_part_a_subset_is_optimal_with_many_ties(items, data):
     assert value == brute_force_best(deltas, weights, k)
 
 
-def five_rr_tournaments(count: int) -> list[Tournament]:
+def five_rr_tournaments(count: int) -> list[RatedTournament]:
     return [
-        make(f"t{i}", end=date(2025, 1, 1 + i), players=20, hanchans=10, results=(Result("p", 1 + i),))
+        make(f"t{i}", end=date(2025, 1, 1 + i), players=20, hanchans=10, results=(Placement("p", 1 + i),))
         for i in range(count)
     ]
 
@@ -352,17 +352,17 @@ def test_part_b_with_fewer_than_four_tournaments_counts_missing_maxk_as_one():
 
 
 def test_maxk_ignores_tournaments_without_a_rated_player():
-    big = make("big", players=200, hanchans=30, results=(Result("fr", 1), Result(None, 2)))
+    big = make("big", players=200, hanchans=30, results=(Placement("fr", 1), Placement(None, 2)))
     small = five_rr_tournaments(2)
-    result = compute_list(settings=RR, as_of=AS_OF, tournaments=[big, *small], players=[Player("fr", "FR")])
+    result = compute_list(settings=RR, as_of=AS_OF, tournaments=[big, *small], players=[PlayerInfo("fr", "FR")])
     assert "big" in result.counted
     assert [item.tournament for item in result.maxk] == ["t1", "t0", None, None]  # equal W·A: the later first
 
 
 def test_maxk_takes_a_cutoff_tournament_once_with_its_finalists_w():
-    cut = Tournament(
+    cut = RatedTournament(
         id="cut", end_date=date(2025, 3, 1), players=28, hanchans=20, country="RU", accredited=True, open=True,
-        stages=(Stage(10), Stage(10, 8)), results=(Result("p", 9, 10),),
+        stages=(CutoffStage(10), CutoffStage(10, 8)), results=(Placement("p", 9, 10),),
     )  # fmt: skip
     result = compute_list(settings=RR, as_of=AS_OF, tournaments=[cut, *five_rr_tournaments(1)])
     assert [(item.tournament, item.w) for item in result.maxk] == [
@@ -376,8 +376,8 @@ def test_maxk_takes_a_cutoff_tournament_once_with_its_finalists_w():
 
 
 def test_maxk_uses_w_times_a():
-    old = make("old", end=date(2024, 5, 1), players=100, hanchans=10, results=(Result("p", 1),))  # A 85.71
-    new = make("new", players=20, hanchans=10, results=(Result("p", 1),))
+    old = make("old", end=date(2024, 5, 1), players=100, hanchans=10, results=(Placement("p", 1),))  # A 85.71
+    new = make("new", players=20, hanchans=10, results=(Placement("p", 1),))
     result = compute_list(settings=RR, as_of=AS_OF, tournaments=[old, new])
     assert result.maxk[0].tournament == "old"
     assert result.maxk[0].wa == pytest.approx(3.90 * 0.8571)
@@ -385,7 +385,7 @@ def test_maxk_uses_w_times_a():
 
 def test_online_part_b_takes_three():
     tournaments = [
-        make(f"o{i}", players=12, hanchans=3, online=True, accredited=False, open=False, results=(Result("p", 1),))
+        make(f"o{i}", players=12, hanchans=3, online=True, accredited=False, open=False, results=(Placement("p", 1),))
         for i in range(5)
     ]
     result = compute_list(settings=ONLINE, as_of=AS_OF, tournaments=tournaments)
@@ -477,9 +477,9 @@ def test_player_with_one_tournament_is_not_listed():
 
 def test_ranking_by_unrounded_rating_then_name():
     # Same results: equal ratings, ordered by name.
-    results = (Result("b", 1), Result("a", 1), Result("c", 2))
+    results = (Placement("b", 1), Placement("a", 1), Placement("c", 2))
     tournaments = [make("x", results=results), make("y", end=date(2025, 2, 1), results=results)]
-    players = [Player("a", "RU", "Zoya"), Player("b", "RU", "Anna"), Player("c", "RU", "Boris")]
+    players = [PlayerInfo("a", "RU", "Zoya"), PlayerInfo("b", "RU", "Anna"), PlayerInfo("c", "RU", "Boris")]
     result = compute_list(settings=RR, as_of=AS_OF, tournaments=tournaments, players=players)
     assert [(entry.rank, entry.player) for entry in result.entries] == [(1, "b"), (2, "a"), (3, "c")]
 
@@ -487,8 +487,8 @@ def test_ranking_by_unrounded_rating_then_name():
 def test_ranking_uses_the_unrounded_value_when_the_rounded_ratings_tie():
     # 40 players, W 2.60: p at place 2 and 3 in two tournaments vs q at 1 and 4 give different unrounded ratings.
     tournaments = [
-        make("x", results=(Result("q", 1), Result("p", 2))),
-        make("y", end=date(2025, 2, 1), results=(Result("p", 3), Result("q", 4))),
+        make("x", results=(Placement("q", 1), Placement("p", 2))),
+        make("y", end=date(2025, 2, 1), results=(Placement("p", 3), Placement("q", 4))),
     ]
     result = compute_list(settings=RR, as_of=AS_OF, tournaments=tournaments)
     ratings = {entry.player: entry.rating_unrounded for entry in result.entries}
@@ -496,7 +496,7 @@ def test_ranking_uses_the_unrounded_value_when_the_rounded_ratings_tie():
 
 
 def test_future_tournament_is_excluded_with_its_reason():
-    late = make("late", end=date(2025, 7, 1), results=(Result("p", 1),))
+    late = make("late", end=date(2025, 7, 1), results=(Placement("p", 1),))
     result = compute_list(settings=RR, as_of=AS_OF, tournaments=[late])
     assert result.excluded[0].reason.en == "ends after the rating date"
 
@@ -541,30 +541,32 @@ def test_rr_before_2018_needs_only_16_players():
     ]  # fmt: skip
 
 
-def replace_end(tournament: Tournament, end: date) -> Tournament:
+def replace_end(tournament: RatedTournament, end: date) -> RatedTournament:
     from dataclasses import replace
 
     return replace(tournament, end_date=end)
 
 
 def test_rr_counts_an_ema_tournament_abroad_with_a_player_of_the_country():
-    abroad = make(country="FR", ema=True, accredited=False, open=False, results=(Result("ru", 5), Result("fr", 1)))
+    abroad = make(
+        country="FR", ema=True, accredited=False, open=False, results=(Placement("ru", 5), Placement("fr", 1))
+    )
     assert reasons_en(abroad, RR, {"fr": "FR"}) == []
 
 
 def test_rr_refuses_an_ema_tournament_abroad_without_a_player_of_the_country():
-    abroad = make(country="FR", ema=True, results=(Result("fr", 1), Result(None, 2)))
+    abroad = make(country="FR", ema=True, results=(Placement("fr", 1), Placement(None, 2)))
     assert reasons_en(abroad, RR, {"fr": "FR"}) == ["an EMA tournament abroad without a player from RU"]
 
 
 def test_rr_never_counts_a_club_tournament_abroad():
-    abroad = make(country="FR", ema=False, results=(Result("ru", 1),))
+    abroad = make(country="FR", ema=False, results=(Placement("ru", 1),))
     assert reasons_en(abroad, RR) == ["a tournament abroad without EMA status"]
     assert reasons_en(replace_end(abroad, date(2017, 6, 1)), RR) == ["a tournament abroad without EMA status"]
 
 
 def test_rr_ema_abroad_still_needs_the_size():
-    abroad = make(country="FR", ema=True, players=12, results=(Result("ru", 1),))
+    abroad = make(country="FR", ema=True, players=12, results=(Placement("ru", 1),))
     assert reasons_en(abroad, RR) == ["fewer than 16 players"]
 
 
@@ -591,9 +593,9 @@ def test_crr_needs_no_accreditation_and_no_openness():
 
 
 def test_crr_counts_ema_abroad_with_a_player_of_the_country_only():
-    with_ru = make(country="JP", ema=True, results=(Result("ru", 1),))
-    without = make(country="JP", ema=True, results=(Result("jp", 1),))
-    club = make(country="JP", results=(Result("ru", 1),))
+    with_ru = make(country="JP", ema=True, results=(Placement("ru", 1),))
+    without = make(country="JP", ema=True, results=(Placement("jp", 1),))
+    club = make(country="JP", results=(Placement("ru", 1),))
     assert reasons_en(with_ru, CRR) == []
     assert reasons_en(without, CRR, {"jp": "JP"}) == ["an EMA tournament abroad without a player from RU"]
     assert reasons_en(club, CRR) == ["a tournament abroad without EMA status"]
@@ -610,7 +612,7 @@ def test_crr_has_no_2018_rule():
 # --- Eligibility: online -------------------------------------------------------------------------------------------
 
 
-def online(**kwargs) -> Tournament:
+def online(**kwargs) -> RatedTournament:
     return make(online=True, accredited=False, open=False, **kwargs)
 
 
@@ -650,20 +652,20 @@ def test_online_rank_restricted_not_judged_legitimate_does_not_count():
 
 def test_online_lists_everyone_with_an_online_result():
     tournaments = [
-        online(tid="o1", results=(Result("jp", 1), Result("ru", 2))),
-        online(tid="o2", end=date(2025, 2, 1), results=(Result("jp", 2), Result("ru", 1))),
+        online(tid="o1", results=(Placement("jp", 1), Placement("ru", 2))),
+        online(tid="o2", end=date(2025, 2, 1), results=(Placement("jp", 2), Placement("ru", 1))),
     ]
-    players = [Player("jp", "JP")]
+    players = [PlayerInfo("jp", "JP")]
     listed = compute_list(settings=ONLINE, as_of=AS_OF, tournaments=tournaments, players=players)
     assert sorted(entry.player for entry in listed.entries) == ["jp", "ru"]
 
 
 def test_rr_lists_only_players_of_the_country():
     tournaments = [
-        make("x", results=(Result("jp", 1), Result("ru", 2))),
-        make("y", end=date(2025, 2, 1), results=(Result("jp", 2), Result("ru", 1))),
+        make("x", results=(Placement("jp", 1), Placement("ru", 2))),
+        make("y", end=date(2025, 2, 1), results=(Placement("jp", 2), Placement("ru", 1))),
     ]
-    listed = compute_list(settings=RR, as_of=AS_OF, tournaments=tournaments, players=[Player("jp", "JP")])
+    listed = compute_list(settings=RR, as_of=AS_OF, tournaments=tournaments, players=[PlayerInfo("jp", "JP")])
     assert [entry.player for entry in listed.entries] == ["ru"]
 
 
