@@ -261,7 +261,7 @@ class DealRun:
 
     ``checked=True`` skips the per-deal validation, for a caller that has already refused everything it refuses (2
     to 4 players named by non-empty strings, whole whists summing to zero, one table per game) with its own field
-    names: the bulk import does, and this saves it a tenth of its time.
+    names: the bulk import does, so a deal is not checked twice.
     """
 
     __slots__ = ("_bots", "_checked", "_deals", "_path", "_settings", "bot_max", "peak", "pro", "rating")
@@ -410,8 +410,8 @@ def rate_deals(
 ) -> Ledger:
     """Rate deals in order; the bulk path of a rebuild. Anyone without a state is a newcomer (a bot if in ``bots``).
 
-    With ``record=False`` (the default) no per-deal object is built, which keeps a million deals well inside the
-    time a rebuild may take; ``record=True`` returns every ``DealOutcome`` with its explanations.
+    With ``record=False`` (the default) no per-deal object is built, since a rebuild needs only the final states;
+    ``record=True`` returns every ``DealOutcome`` with its explanations.
     """
     run = DealRun(deals, players, settings, bots=bots, path=path)
     if not record:

@@ -81,7 +81,7 @@ def eligibility(
 ) -> tuple[Explanation, ...]:
     """Why a tournament does not count in a list, in both languages; empty when it counts.
 
-    `rules/mahjong.md`, "The three lists", with the module's decisions. ``countries`` maps player ids to countries
+    `rules/mahjong.md`, "The three lists", with the package's decisions. ``countries`` maps player ids to countries
     (anyone not in it is of the list's country); it matters for EMA tournaments abroad. Every failing rule is
     given, not just the first, so that staff see at once what to fix. The age of the tournament is not judged here:
     see :func:`compute_list`.
