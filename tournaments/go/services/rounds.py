@@ -255,7 +255,7 @@ def _issue_dict(issue: pairing.PairingIssue, source: str) -> dict:
     }
 
 
-def _save_boards(go_round: Round, boards: list[pairing.Board], byes: list[str]) -> None:
+def _save_boards(go_round: Round, boards: list[pairing.PairedBoard], byes: list[str]) -> None:
     Board.objects.bulk_create(
         [
             Board(
@@ -333,7 +333,7 @@ def _recheck(draft: Round, data: TournamentData, state: pairing.TournamentState)
         issues = dirs_mode.check_pairing(state, pairs, byes, present=present)
     else:
         engine_boards = [
-            pairing.Board(
+            pairing.PairedBoard(
                 b.number,
                 f"r{b.white_id}",
                 f"r{b.black_id}",
