@@ -67,7 +67,7 @@ class RatingList(models.Model):
             return reverse("ratings:mahjong:list", args=[self.slug])
         if self.engine == Engine.PREFERANS:
             return reverse("preferans:index")
-        return reverse("go:index")
+        return reverse("dirs:leaderboard")
 
     def clean(self) -> None:
         from ratings.params import validate_params

@@ -20,19 +20,10 @@ from federation.demo import go, lists, people, preferans, tournaments
 from federation.demo.base import DemoReport, Federation, Feed, Say
 from federation.models import Club, Player
 from federation.services import player_tournament_counts_refresh
+from ratings.dirs.models import DirsGame, DirsRating
 from ratings.models import RatingChange, RatingEntry, RatingSnapshot
 from ratings.preferans.models import Deal, DealResult, Game, GameServer, PreferansRating, Seat
-from tournaments.go.models import (
-    Absence,
-    Board,
-    Bye,
-    DirsGame,
-    DirsRating,
-    GoTournament,
-    Registration,
-    Round,
-    StandingRow,
-)
+from tournaments.go.models import Absence, Board, Bye, GoTournament, Registration, Round, StandingRow
 from tournaments.models import Result, Stage, Tournament
 
 logger = logging.getLogger(__name__)

@@ -14,11 +14,11 @@ import random
 from federation.demo.base import Draft, Federation, Feed
 from federation.demo.names import SEASONS
 from federation.models import Club
+from ratings.dirs.models import DirsGame, DirsRating
+from ratings.dirs.services import dirs_game_record, dirs_rating_set_initial
 from ratings.engines import dirs
-from tournaments.go.models import Board, BoardResult, DirsGame, DirsRating, GoTournament, Round, StandingRow
+from tournaments.go.models import Board, BoardResult, GoTournament, Round, StandingRow
 from tournaments.go.services import (
-    dirs_game_record,
-    dirs_rating_set_initial,
     go_registration_add,
     go_result_enter,
     go_round_pair,
@@ -187,8 +187,8 @@ def _go_round(feed: Feed, go: GoTournament, strength: dict[int, float]) -> int:
     rnd = go_round_pair(go=go, user=feed.organiser)
     Round.objects.filter(pk=rnd.pk).update(seed=feed.rng.randrange(2**31))
     rnd.refresh_from_db()
-    go_round_repair(round=rnd, user=feed.organiser)
-    go_round_publish(round=rnd)
+    go_round_repair(go_round=rnd, user=feed.organiser)
+    go_round_publish(go_round=rnd)
     played = list(Board.objects.filter(round=rnd).select_related("white", "black").order_by("number"))
     for board in played:
         # Each game has a generator of its own, named by the round and the two players (not by colour or board:
@@ -202,5 +202,5 @@ def _go_round(feed: Feed, go: GoTournament, strength: dict[int, float]) -> int:
         winner = BoardResult.WHITE if white_wins else BoardResult.BLACK
         if game_rng.random() < 0.03:
             winner = BoardResult.WHITE_FORFEIT if white_wins else BoardResult.BLACK_FORFEIT
-        go_result_enter(round=rnd, board_number=board.number, result=winner, user=feed.organiser)
+        go_result_enter(go_round=rnd, board_number=board.number, result=winner, user=feed.organiser)
     return len(played)
