@@ -25,7 +25,7 @@ from django.utils import timezone
 
 from federation.models import Club, Player
 from ratings.engines import dirs
-from ratings.gorbunov.services import gorbunov_publish, gorbunov_setup_defaults, publish_week
+from ratings.gorbunov.services import gorbunov_publish, gorbunov_setup_defaults, publication_monday
 from ratings.mahjong.selectors import MAHJONG_ENGINES, mahjong_lists
 from ratings.mahjong.services import mahjong_daily, mahjong_rebuild, mahjong_setup_defaults
 from ratings.models import Engine, RatingChange, RatingEntry, RatingList, RatingSnapshot
@@ -140,7 +140,7 @@ class RatingsDemo:
 
     def _gorbunov(self) -> str:
         gorbunov_setup_defaults()
-        week = publish_week(self.today)
+        week = publication_monday(self.today)
         weeks = changes = 0
         lists = RatingList.objects.filter(engine=Engine.GORBUNOV, is_active=True).order_by("ordering", "pk")
         for pk in lists.values_list("pk", flat=True):

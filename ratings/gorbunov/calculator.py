@@ -12,6 +12,7 @@ import datetime as dt
 
 from django.utils.translation import gettext as _
 
+from ratings.engines.common import FieldError
 from ratings.engines.gorbunov import FLOOR, Placement, Tournament, rate_tournament, week_start
 from ratings.gorbunov.params import engine_settings
 from ratings.models import RatingChange, RatingEntry, RatingList, RatingSnapshot
@@ -20,11 +21,8 @@ from tournaments.models import CardFormat
 MAX_PARTICIPANTS = 256
 
 
-class CalculatorError(Exception):
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-        self.message = message
+class CalculatorError(FieldError):
+    """A calculator input the page must ask again for, named by its query parameter."""
 
 
 def changes_for_every_place(

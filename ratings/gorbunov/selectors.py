@@ -26,10 +26,6 @@ from tournaments.models import Tournament as TournamentModel
 WEEK = dt.timedelta(days=7)
 
 
-def newest_as_of(*, rating_list: RatingList) -> dt.date | None:
-    return RatingSnapshot.objects.filter(rating_list=rating_list).aggregate(newest=Max("as_of"))["newest"]
-
-
 def gorbunov_lists() -> QuerySet[RatingList]:
     """Active Gorbunov lists, each with the Monday of its newest publication (``latest``)."""
     return (
@@ -39,12 +35,9 @@ def gorbunov_lists() -> QuerySet[RatingList]:
     )
 
 
-def snapshot_as_of(*, rating_list: RatingList, day: dt.date | None) -> RatingSnapshot | None:
-    """The list valid in the rating week that contains ``day`` (the newest publication when ``day`` is None)."""
-    snapshots = RatingSnapshot.objects.filter(rating_list=rating_list).defer("summary")
-    if day is not None:
-        snapshots = snapshots.filter(as_of__lte=week_start(day))
-    return snapshots.order_by("-as_of").first()
+def list_snapshots(*, rating_list: RatingList) -> QuerySet[RatingSnapshot]:
+    """A list's publications, one per rating week (``ratings.dates.list_for_date`` picks the one to show)."""
+    return RatingSnapshot.objects.filter(rating_list=rating_list).defer("summary")
 
 
 def is_newest(snapshot: RatingSnapshot) -> bool:

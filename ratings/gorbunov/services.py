@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.conf import settings
+from django.conf import settings as django_settings
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -48,13 +48,13 @@ from ratings.engines.gorbunov import (
 )
 from ratings.gorbunov.params import ALL_FORMATS, engine_settings, validate
 from ratings.models import Engine, RatingChange, RatingEntry, RatingList, RatingSnapshot
+from ratings.progress import Progress
 from tournaments.models import CardFormat, Discipline, Result, TournamentStatus
 from tournaments.models import Tournament as TournamentModel
 
 logger = logging.getLogger(__name__)
 
 WEEK = dt.timedelta(days=7)
-Progress = Callable[[int, int, str], None]
 
 #: The beat entry staff see under "Periodic tasks" (a Monday-morning job: every Monday at 06:00 in TIME_ZONE).
 PERIODIC_TASK_NAME = "Gorbunov rating: weekly publication (Monday 06:00)"
@@ -126,8 +126,9 @@ class _Loaded:
     problem: str = ""
 
 
-def publish_week(today: dt.date | None = None) -> dt.date:
-    """The Monday of the current rating week in the federation's time zone (settings.TIME_ZONE)."""
+def publication_monday(today: dt.date | None = None) -> dt.date:
+    """The Monday of the current rating week in the federation's time zone (settings.TIME_ZONE): the ``as_of`` of
+    the list a publication today writes."""
     return week_start(today or timezone.localdate())
 
 
@@ -224,7 +225,7 @@ def _compute(
     ratings: dict[int, int],
     events: dict[int, int],
     tournaments: Sequence[_Loaded],
-    engine: GorbunovSettings,
+    settings: GorbunovSettings,
     ratings_of_week: Callable[[dt.date], dict[int, int]],
 ) -> _Week:
     """`rules/gorbunov.md`, "Weekly publication": Rn = max(100, Rs + sum of I) for the tournaments of week as_of - 7;
@@ -248,7 +249,7 @@ def _compute(
         is_late = week < current_week
         base = ratings if not is_late else ratings_of_week(week)
         keyed = {str(pk): rating for pk, rating in base.items()}
-        outcome = rate_week(keyed, [t.engine for t in group], engine)
+        outcome = rate_week(keyed, [t.engine for t in group], settings)
         by_id = {str(t.pk): t for t in group}
         for result in outcome.tournaments:
             loaded = by_id[result.tournament.id]
@@ -406,7 +407,7 @@ def gorbunov_publish(
     that is still missing. Publishing a published week changes nothing; a list with no publication yet is built
     from its first tournament (``gorbunov_rebuild``)."""
     started = time.perf_counter()
-    target = week_start(week or publish_week())
+    target = week_start(week or publication_monday())
     with transaction.atomic():
         rating_list = _lock(rating_list_id)
         latest = RatingSnapshot.objects.filter(rating_list=rating_list).order_by("-as_of").first()
@@ -417,7 +418,7 @@ def gorbunov_publish(
             return result
         if latest.as_of >= target:
             return PublicationResult(rating_list.pk, "already published", seconds=time.perf_counter() - started)
-        engine = engine_settings(rating_list.params)
+        settings = engine_settings(rating_list.params)
         done = _processed(rating_list)
         ratings, events = _full_state(latest, newest=True)
         result = PublicationResult(rating_list.pk, "published")
@@ -436,7 +437,7 @@ def gorbunov_publish(
                 ratings=ratings,
                 events=events,
                 tournaments=_load(eligible.filter(pk__in=pending)) if pending else [],
-                engine=engine,
+                settings=settings,
                 ratings_of_week=lambda w: _ratings_of_week(rating_list, w),
             )
             latest = _write_week(rating_list, latest, week_data, mode="weekly")
@@ -478,7 +479,7 @@ def gorbunov_rebuild(*, rating_list_id: int, progress: Progress | None = None) -
         rating_list = _lock(rating_list_id)
         _check_constraints_as_we_go()
         latest = RatingSnapshot.objects.filter(rating_list=rating_list).order_by("-as_of").first()
-        target = latest.as_of if latest else publish_week()  # the published weeks, no new one
+        target = latest.as_of if latest else publication_monday()  # the published weeks, no new one
         RatingChange.objects.filter(rating_list=rating_list).delete()
         RatingEntry.objects.filter(snapshot__rating_list=rating_list).delete()
         RatingSnapshot.objects.filter(rating_list=rating_list).delete()
@@ -498,7 +499,7 @@ def gorbunov_rebuild(*, rating_list_id: int, progress: Progress | None = None) -
 
 def _rebuild_locked(rating_list: RatingList, target: dt.date, progress: Progress | None) -> PublicationResult:
     started = time.perf_counter()
-    engine = engine_settings(rating_list.params)
+    settings = engine_settings(rating_list.params)
     result = PublicationResult(rating_list.pk, "rebuilt")
     tournaments = _load(_eligible(rating_list, target))
     if not tournaments:
@@ -531,7 +532,7 @@ def _rebuild_locked(rating_list: RatingList, target: dt.date, progress: Progress
                 ratings=ratings,
                 events=events,
                 tournaments=by_week.get(as_of, ()),
-                engine=engine,
+                settings=settings,
                 ratings_of_week=lambda _w: {},  # nothing is late in a rebuild: every week is rated in its order
             )
             snapshot.summary = {**week_data.summary, "mode": "rebuild"}
@@ -584,7 +585,7 @@ def gorbunov_setup_defaults() -> None:
         )
     # Every Monday at 06:00 in the federation's time zone (rules/gorbunov.md, "Weekly publication").
     schedule, _created = CrontabSchedule.objects.get_or_create(
-        minute="0", hour="6", day_of_week="1", day_of_month="*", month_of_year="*", timezone=settings.TIME_ZONE
+        minute="0", hour="6", day_of_week="1", day_of_month="*", month_of_year="*", timezone=django_settings.TIME_ZONE
     )
     PeriodicTask.objects.get_or_create(
         name=PERIODIC_TASK_NAME,

@@ -116,8 +116,10 @@ def test_staff_publish_now_and_see_the_progress(client, gorbunov_list, season, d
         )
     assert response.status_code == 200
     text = response.content.decode()
-    assert 'id="gorbunov-progress"' in text
+    assert 'id="task-progress"' in text
     assert gorbunov_list.snapshots.exists()
+    progress = response.redirect_chain[-1][0]
+    assert "status: published" in client.get(progress).content.decode()  # the task's result, once it ran
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(
             "/en/admin/ratings/ratinglist/",
@@ -126,5 +128,7 @@ def test_staff_publish_now_and_see_the_progress(client, gorbunov_list, season, d
         )
     request_cleanup()
     text = response.content.decode()
-    assert 'id="gorbunov-progress"' in text
+    assert 'id="task-progress"' in text
     assert "rebuild" in text
+    again = client.get(response.redirect_chain[-1][0]).content.decode()
+    assert "status: rebuilt" in again
