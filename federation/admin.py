@@ -6,8 +6,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
-from django.utils.translation import gettext_lazy as _
 from django.utils.module_loading import module_has_submodule
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from simple_history.admin import SimpleHistoryAdmin
 
