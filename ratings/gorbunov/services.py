@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.conf import settings as django_settings
+from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -225,7 +225,7 @@ def _compute(
     ratings: dict[int, int],
     events: dict[int, int],
     tournaments: Sequence[_Loaded],
-    settings: GorbunovSettings,
+    engine: GorbunovSettings,
     ratings_of_week: Callable[[dt.date], dict[int, int]],
 ) -> _Week:
     """`rules/gorbunov.md`, "Weekly publication": Rn = max(100, Rs + sum of I) for the tournaments of week as_of - 7;
@@ -249,7 +249,7 @@ def _compute(
         is_late = week < current_week
         base = ratings if not is_late else ratings_of_week(week)
         keyed = {str(pk): rating for pk, rating in base.items()}
-        outcome = rate_week(keyed, [t.engine for t in group], settings)
+        outcome = rate_week(keyed, [t.engine for t in group], engine)
         by_id = {str(t.pk): t for t in group}
         for result in outcome.tournaments:
             loaded = by_id[result.tournament.id]
@@ -418,7 +418,7 @@ def gorbunov_publish(
             return result
         if latest.as_of >= target:
             return PublicationResult(rating_list.pk, "already published", seconds=time.perf_counter() - started)
-        settings = engine_settings(rating_list.params)
+        engine = engine_settings(rating_list.params)
         done = _processed(rating_list)
         ratings, events = _full_state(latest, newest=True)
         result = PublicationResult(rating_list.pk, "published")
@@ -437,7 +437,7 @@ def gorbunov_publish(
                 ratings=ratings,
                 events=events,
                 tournaments=_load(eligible.filter(pk__in=pending)) if pending else [],
-                settings=settings,
+                engine=engine,
                 ratings_of_week=lambda w: _ratings_of_week(rating_list, w),
             )
             latest = _write_week(rating_list, latest, week_data, mode="weekly")
@@ -499,7 +499,7 @@ def gorbunov_rebuild(*, rating_list_id: int, progress: Progress | None = None) -
 
 def _rebuild_locked(rating_list: RatingList, target: dt.date, progress: Progress | None) -> PublicationResult:
     started = time.perf_counter()
-    settings = engine_settings(rating_list.params)
+    engine = engine_settings(rating_list.params)
     result = PublicationResult(rating_list.pk, "rebuilt")
     tournaments = _load(_eligible(rating_list, target))
     if not tournaments:
@@ -532,7 +532,7 @@ def _rebuild_locked(rating_list: RatingList, target: dt.date, progress: Progress
                 ratings=ratings,
                 events=events,
                 tournaments=by_week.get(as_of, ()),
-                settings=settings,
+                engine=engine,
                 ratings_of_week=lambda _w: {},  # nothing is late in a rebuild: every week is rated in its order
             )
             snapshot.summary = {**week_data.summary, "mode": "rebuild"}
@@ -585,7 +585,7 @@ def gorbunov_setup_defaults() -> None:
         )
     # Every Monday at 06:00 in the federation's time zone (rules/gorbunov.md, "Weekly publication").
     schedule, _created = CrontabSchedule.objects.get_or_create(
-        minute="0", hour="6", day_of_week="1", day_of_month="*", month_of_year="*", timezone=django_settings.TIME_ZONE
+        minute="0", hour="6", day_of_week="1", day_of_month="*", month_of_year="*", timezone=settings.TIME_ZONE
     )
     PeriodicTask.objects.get_or_create(
         name=PERIODIC_TASK_NAME,
