@@ -13,7 +13,7 @@ import datetime as dt
 from django.utils.translation import gettext as _
 
 from ratings.engines.common import FieldError
-from ratings.engines.gorbunov import FLOOR, Placement, Tournament, rate_tournament, week_start
+from ratings.engines.gorbunov import FLOOR, Placement, RatedTournament, rate_tournament, week_start
 from ratings.gorbunov.params import engine_settings
 from ratings.models import RatingChange, RatingEntry, RatingList, RatingSnapshot
 from tournaments.models import CardFormat
@@ -60,7 +60,7 @@ def changes_for_every_place(
     for place in range(1, u + 1):
         order = [f"o{i}" for i in range(u - 1)]
         order.insert(place - 1, "you")
-        tournament = Tournament(
+        tournament = RatedTournament(
             id="calculator",
             date=day,
             k=k,

@@ -20,8 +20,7 @@ from federation.selectors import player_search
 from ratings.engines.gorbunov import week_start
 from ratings.gorbunov.params import validate
 from ratings.models import Engine, RatingChange, RatingEntry, RatingList, RatingSnapshot
-from tournaments.models import Discipline, TournamentStatus
-from tournaments.models import Tournament as TournamentModel
+from tournaments.models import Discipline, Tournament, TournamentStatus
 
 WEEK = dt.timedelta(days=7)
 
@@ -138,7 +137,7 @@ class TournamentRating:
     minimum: int = 0
 
 
-def tournament_ratings(*, tournament: TournamentModel, today: dt.date) -> list[TournamentRating]:
+def tournament_ratings(*, tournament: Tournament, today: dt.date) -> list[TournamentRating]:
     """For each active Gorbunov list: the changes the tournament caused there, or why it is not rated (yet)."""
     if tournament.discipline != Discipline.CARD_GAMES:
         return []

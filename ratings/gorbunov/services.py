@@ -42,15 +42,14 @@ from ratings.engines.gorbunov import (
     Change,
     GorbunovSettings,
     Placement,
-    Tournament,
+    RatedTournament,
     rate_week,
     week_start,
 )
 from ratings.gorbunov.params import ALL_FORMATS, engine_settings, validate
 from ratings.models import Engine, RatingChange, RatingEntry, RatingList, RatingSnapshot
 from ratings.progress import Progress
-from tournaments.models import CardFormat, Discipline, Result, TournamentStatus
-from tournaments.models import Tournament as TournamentModel
+from tournaments.models import CardFormat, Discipline, Result, Tournament, TournamentStatus
 
 logger = logging.getLogger(__name__)
 
@@ -121,7 +120,7 @@ class _Loaded:
 
     pk: int
     end_date: dt.date
-    engine: Tournament
+    rated: RatedTournament
     players: dict[str, int]  # engine key -> Player pk (participants without a profile are absent)
     problem: str = ""
 
@@ -134,7 +133,7 @@ def publication_monday(today: dt.date | None = None) -> dt.date:
 
 def _eligible(rating_list: RatingList, before: dt.date):
     formats = validate(rating_list.params)["formats"]
-    return TournamentModel.objects.filter(
+    return Tournament.objects.filter(
         discipline=Discipline.CARD_GAMES,
         status=TournamentStatus.APPROVED,
         card_format__in=formats,
@@ -170,10 +169,10 @@ def _load(queryset) -> list[_Loaded]:
             problem = "places are not 1..U"
         elif not k:
             problem = "K is not set"
-        engine = Tournament(
+        rated = RatedTournament(
             id=str(pk), date=end_date, k=k or 1, results=tuple(placements), format=card_format or "", sqrt_rule=None
         )
-        loaded.append(_Loaded(pk, end_date, engine, players, problem))
+        loaded.append(_Loaded(pk, end_date, rated, players, problem))
     loaded.sort(key=lambda t: (t.end_date, t.pk))
     return loaded
 
@@ -225,7 +224,7 @@ def _compute(
     ratings: dict[int, int],
     events: dict[int, int],
     tournaments: Sequence[_Loaded],
-    engine: GorbunovSettings,
+    list_settings: GorbunovSettings,
     ratings_of_week: Callable[[dt.date], dict[int, int]],
 ) -> _Week:
     """`rules/gorbunov.md`, "Weekly publication": Rn = max(100, Rs + sum of I) for the tournaments of week as_of - 7;
@@ -249,7 +248,7 @@ def _compute(
         is_late = week < current_week
         base = ratings if not is_late else ratings_of_week(week)
         keyed = {str(pk): rating for pk, rating in base.items()}
-        outcome = rate_week(keyed, [t.engine for t in group], engine)
+        outcome = rate_week(keyed, [t.rated for t in group], list_settings)
         by_id = {str(t.pk): t for t in group}
         for result in outcome.tournaments:
             loaded = by_id[result.tournament.id]
@@ -418,7 +417,7 @@ def gorbunov_publish(
             return result
         if latest.as_of >= target:
             return PublicationResult(rating_list.pk, "already published", seconds=time.perf_counter() - started)
-        engine = engine_settings(rating_list.params)
+        list_settings = engine_settings(rating_list.params)
         done = _processed(rating_list)
         ratings, events = _full_state(latest, newest=True)
         result = PublicationResult(rating_list.pk, "published")
@@ -437,7 +436,7 @@ def gorbunov_publish(
                 ratings=ratings,
                 events=events,
                 tournaments=_load(eligible.filter(pk__in=pending)) if pending else [],
-                engine=engine,
+                list_settings=list_settings,
                 ratings_of_week=lambda w: _ratings_of_week(rating_list, w),
             )
             latest = _write_week(rating_list, latest, week_data, mode="weekly")
@@ -499,7 +498,7 @@ def gorbunov_rebuild(*, rating_list_id: int, progress: Progress | None = None) -
 
 def _rebuild_locked(rating_list: RatingList, target: dt.date, progress: Progress | None) -> PublicationResult:
     started = time.perf_counter()
-    engine = engine_settings(rating_list.params)
+    list_settings = engine_settings(rating_list.params)
     result = PublicationResult(rating_list.pk, "rebuilt")
     tournaments = _load(_eligible(rating_list, target))
     if not tournaments:
@@ -532,7 +531,7 @@ def _rebuild_locked(rating_list: RatingList, target: dt.date, progress: Progress
                 ratings=ratings,
                 events=events,
                 tournaments=by_week.get(as_of, ()),
-                engine=engine,
+                list_settings=list_settings,
                 ratings_of_week=lambda _w: {},  # nothing is late in a rebuild: every week is rated in its order
             )
             snapshot.summary = {**week_data.summary, "mode": "rebuild"}

@@ -71,8 +71,8 @@ def calculate(data: CalculatorInput) -> dict:
     the first places.
     """
     a_bp = round(data.a_percent * engine.CENT)
-    stages = tuple(engine.Stage(hanchans=h, players=p) for h, p in data.stages)
-    tournament = engine.Tournament(
+    stages = tuple(engine.CutoffStage(hanchans=h, players=p) for h, p in data.stages)
+    tournament = engine.RatedTournament(
         id="calculator",
         end_date=date(2000, 1, 1),
         players=data.players,

@@ -79,7 +79,7 @@ def player_section(request, player: Player) -> str | None:
     return render_to_string("mahjong/_player.html", context, request=request)
 
 
-def _w_by_stage(tournament: engine.Tournament, coefficients: engine.Coefficients) -> list[dict]:
+def _w_by_stage(tournament: engine.RatedTournament, coefficients: engine.Coefficients) -> list[dict]:
     rows = []
     played = 0
     for number, stage in enumerate(tournament.stages, start=1):

@@ -27,13 +27,13 @@ from ratings.engines.preferans import (
     DEFAULT_SETTINGS,
     PRO,
     DealRun,
+    DealWhists,
     PlayerState,
     PreferansSettings,
     league_for,
     new_player,
     rate_deal,
 )
-from ratings.engines.preferans import Deal as EngineDeal
 from ratings.preferans.models import Deal, DealResult, Game, GameServer, PreferansRating, Seat
 
 MIN_TABLE = 2
@@ -753,7 +753,7 @@ def deals_import_bulk(
         raise PreferansError("games", "a player id of these games does not exist")
     locked = _lock_states(player_ids, settings)
 
-    engine_deals: list[EngineDeal] = []
+    engine_deals: list[DealWhists] = []
 
     # The deals are checked as they are written (on PostgreSQL, while the server stores the ones before): each
     # yields (its game's position, its number in the game, its server id) and is added to ``engine_deals``. A bad
@@ -774,7 +774,7 @@ def deals_import_bulk(
             total = sum(converted.values())
             if total:
                 raise PreferansError(f"deals[{index}].whists", f"the whists sum to {total}, not to zero")
-            engine_deals.append(EngineDeal(game=deal.game, whists=converted))
+            engine_deals.append(DealWhists(game=deal.game, whists=converted))
             counter[position] += 1
             yield position, counter[position], deal.external_id
 

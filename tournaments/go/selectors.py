@@ -100,18 +100,18 @@ class TournamentData:
             result.append(pairing.Entrant(reg.key, reg.rating, reg.name, frozenset(absent)))
         return result
 
-    def games(self, upto: int) -> list[list[pairing.GameResult | pairing.Bye]]:
+    def games(self, upto: int) -> list[list[pairing.GameResult | pairing.ByeResult]]:
         """Rounds 1..upto as the engine's results (every board of those rounds must have a result)."""
         out = []
         for rnd in self.rounds:
             if rnd.number > upto:
                 break
-            items: list[pairing.GameResult | pairing.Bye] = []
+            items: list[pairing.GameResult | pairing.ByeResult] = []
             for b in self.boards.get(rnd.pk, []):
                 colour = b.winner_colour
                 winner = None if colour is None else (f"r{b.white_id}" if colour == "white" else f"r{b.black_id}")
                 items.append(pairing.GameResult(f"r{b.white_id}", f"r{b.black_id}", winner, b.handicap, b.komi_kind))
-            items.extend(pairing.Bye(f"r{bye.registration_id}") for bye in self.byes.get(rnd.pk, []))
+            items.extend(pairing.ByeResult(f"r{bye.registration_id}") for bye in self.byes.get(rnd.pk, []))
             out.append(items)
         return out
 

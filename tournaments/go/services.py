@@ -286,7 +286,7 @@ def _reg_id(key: str) -> int:
     return int(key[1:])
 
 
-def _save_boards(rnd: Round, boards: list[pairing.Board], byes: list[str]) -> None:
+def _save_boards(rnd: Round, boards: list[pairing.PairedBoard], byes: list[str]) -> None:
     Board.objects.bulk_create(
         [
             Board(
@@ -385,7 +385,7 @@ def _recheck(rnd: Round, data: TournamentData, state: pairing.TournamentState) -
         issues = dirs_mode.check_pairing(state, pairs, byes, present=present)
     else:
         engine_boards = [
-            pairing.Board(
+            pairing.PairedBoard(
                 b.number,
                 f"r{b.white_id}",
                 f"r{b.black_id}",

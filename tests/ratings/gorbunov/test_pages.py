@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from ratings.engines.gorbunov import Placement, Tournament, rate_tournament
+from ratings.engines.gorbunov import Placement, RatedTournament, rate_tournament
 from ratings.gorbunov import services
 from tests.factories import PlayerFactory
 from tests.ratings.gorbunov.conftest import make_tournament, week
@@ -244,7 +244,9 @@ def test_calculator_endpoint_equals_the_engine_for_many_inputs(client):
             names = [f"o{i}" for i in range(u - 1)]
             names.insert(row["place"] - 1, "me")
             ratings = dict(zip([f"o{i}" for i in range(u - 1)], others, strict=True)) | {"me": rs}
-            t = Tournament("t", datetime.date(2026, 1, 1), k, tuple(Placement(p, m) for m, p in enumerate(names, 1)))
+            t = RatedTournament(
+                "t", datetime.date(2026, 1, 1), k, tuple(Placement(p, m) for m, p in enumerate(names, 1))
+            )
             expected = next(c.delta for c in rate_tournament(t, ratings).changes if c.player == "me")
             assert row["delta"] == expected
 

@@ -8,8 +8,7 @@ import pytest
 from django.db import IntegrityError, OperationalError, connection, connections, transaction
 
 from federation.models import BotLevel
-from ratings.engines.preferans import Deal as EngineDeal
-from ratings.engines.preferans import PlayerState, rate_deals
+from ratings.engines.preferans import DealWhists, PlayerState, rate_deals
 from ratings.preferans.models import Deal, DealResult, Game, PreferansRating
 from ratings.preferans.services import (
     BulkDeal,
@@ -61,7 +60,7 @@ def test_bulk_import_equals_one_by_one_and_the_engine():
     )
 
     ledger = rate_deals(
-        [EngineDeal(game=str(k), whists={str(p): v for p, v in w.items()}) for k, w in deals],
+        [DealWhists(game=str(k), whists={str(p): v for p, v in w.items()}) for k, w in deals],
         bots={str(p): 1400.0 for p in people if p in bots},
     )
     for pid, state in ledger.players.items():
@@ -150,7 +149,7 @@ def test_concurrent_deals_for_one_player_equal_one_by_one(postgres):
     lookup = {(games[i].pk, f"t{i}-{n}"): whists for i in range(4) for n, (_k, whists) in enumerate(work[i])}
     states = {str(p): PlayerState(1000.0, 1000.0) for p in [star, *others]}
     ledger = rate_deals(
-        [EngineDeal(game=str(g), whists={str(p): v for p, v in lookup[(g, e)].items()}) for g, e in applied], states
+        [DealWhists(game=str(g), whists={str(p): v for p, v in lookup[(g, e)].items()}) for g, e in applied], states
     )
     for pid, state in ledger.players.items():
         assert PreferansRating.objects.get(player_id=int(pid)).rating == pytest.approx(state.rating, abs=1e-9)

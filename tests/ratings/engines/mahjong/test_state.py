@@ -16,11 +16,11 @@ from ratings.engines.mahjong import (
     CRR,
     ONLINE,
     RR,
+    CutoffStage,
     ListState,
-    Player,
-    Result,
-    Stage,
-    Tournament,
+    Placement,
+    PlayerInfo,
+    RatedTournament,
     age_bp,
     age_bp_by_steps,
     age_steps,
@@ -32,7 +32,7 @@ SPAN = 3 * 365
 
 
 @st.composite
-def tournaments(draw, players: list[Player]):
+def tournaments(draw, players: list[PlayerInfo]):
     """A random tournament among ``players``: plain or with cut-offs, flags at random, a third of a year apart."""
     index = draw(st.integers(min_value=0, max_value=10_000))
     end = FIRST + timedelta(days=draw(st.integers(min_value=0, max_value=SPAN)))
@@ -47,18 +47,18 @@ def tournaments(draw, players: list[Player]):
         first = draw(st.integers(min_value=1, max_value=8))
         second = draw(st.integers(min_value=1, max_value=8))
         finalists = draw(st.integers(min_value=1, max_value=n))
-        stages = (Stage(first, n), Stage(second, finalists))
+        stages = (CutoffStage(first, n), CutoffStage(second, finalists))
         hanchans = first + second
         results = tuple(
-            Result(player.id, place, hanchans if rank < finalists else first)
+            Placement(player.id, place, hanchans if rank < finalists else first)
             for rank, (player, place) in enumerate(zip(chosen, places, strict=True))
         )
     else:
         stages = ()
         hanchans = draw(st.integers(min_value=1, max_value=24))
-        results = tuple(Result(player.id, place) for player, place in zip(chosen, places, strict=True))
+        results = tuple(Placement(player.id, place) for player, place in zip(chosen, places, strict=True))
     online = draw(st.booleans())
-    return Tournament(
+    return RatedTournament(
         id=f"t{index}",
         end_date=end,
         players=n,
@@ -79,7 +79,7 @@ def tournaments(draw, players: list[Player]):
 def histories(draw):
     """Players, tournaments, a list's settings with small thresholds, and a run of dates with corrections."""
     players = [
-        Player(f"p{i}", draw(st.sampled_from(["RU", "RU", "DE"])), draw(st.sampled_from(["Ан", "Бо", "Ве", ""])))
+        PlayerInfo(f"p{i}", draw(st.sampled_from(["RU", "RU", "DE"])), draw(st.sampled_from(["Ан", "Бо", "Ве", ""])))
         for i in range(draw(st.integers(min_value=3, max_value=14)))
     ]
     found = draw(st.lists(tournaments(players), min_size=1, max_size=14, unique_by=lambda t: t.id))
@@ -106,7 +106,7 @@ def histories(draw):
     return players, found, list_settings, steps
 
 
-def _corrected(tournament: Tournament, seed: int) -> Tournament:
+def _corrected(tournament: RatedTournament, seed: int) -> RatedTournament:
     if seed % 3 == 0 and tournament.results:
         first = tournament.results[0]
         results = (replace(first, place=tournament.players), *tournament.results[1:])
@@ -134,16 +134,16 @@ def test_each_date_of_a_run_equals_a_full_computation(history):
         assert incremental == full
 
 
-def _league(count: int, *, start: date, every: int, prefix: str = "p", big: bool = False) -> list[Tournament]:
+def _league(count: int, *, start: date, every: int, prefix: str = "p", big: bool = False) -> list[RatedTournament]:
     ids = [f"{prefix}{i}" for i in range(12)]
     return [
-        Tournament(
+        RatedTournament(
             id=f"{prefix}t{n}",
             end_date=start + timedelta(days=every * n),
             players=(100 + n % 40) if big else (12 + n % 5),
             hanchans=(12 + n % 9) if big else (4 + n % 9),
             country="RU",
-            results=tuple(Result(ids[(n + k) % 12], 1 + k) for k in range(12)),
+            results=tuple(Placement(ids[(n + k) % 12], 1 + k) for k in range(12)),
             accredited=True,
             open=True,
         )
@@ -160,7 +160,7 @@ def test_a_daily_run_over_two_years_equals_full_lists():
         + _league(17, start=date(2023, 2, 3), every=47, prefix="q", big=True),
         key=lambda t: t.end_date,
     )
-    players = [Player(f"{prefix}{i}", "RU", f"Игрок {prefix}{i:02d}") for i in range(12) for prefix in "pq"]
+    players = [PlayerInfo(f"{prefix}{i}", "RU", f"Игрок {prefix}{i:02d}") for i in range(12) for prefix in "pq"]
     state = ListState(settings=CRR, players=players)
     day = date(2024, 1, 1)
     maxks = set()
@@ -186,7 +186,7 @@ def test_a_bad_tournament_leaves_the_state_as_it_was():
     league = _league(4, start=date(2025, 1, 1), every=30)
     state = ListState(settings=CRR)
     before = state.compute(as_of=date(2025, 6, 1), tournaments=league)
-    bad = replace(league[1], results=(*league[1].results[:-1], Result("p1", 3)))
+    bad = replace(league[1], results=(*league[1].results[:-1], Placement("p1", 3)))
     with pytest.raises(EngineError, match=r"tournaments\[1\]\.results\[11\]\.player"):
         state.compute(as_of=date(2025, 6, 1), tournaments=[league[0], bad, *league[2:]])
     with pytest.raises(EngineError, match=r"tournaments\[1\]\.id"):

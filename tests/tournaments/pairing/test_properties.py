@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from tournaments.pairing import (
     RULE_BYE_REPEAT,
     RULE_FIELD_UNPAIRABLE,
-    Bye,
+    ByeResult,
     Entrant,
     GameResult,
     Options,
@@ -43,7 +43,7 @@ def fields(draw: st.DrawFn, min_players: int = 2, max_players: int = 10) -> Tour
     rng = random.Random(draw(st.integers(0, 2**16)))
     met = [p for p in pairs if rng.random() < density]
     byes = [pid for pid in ids if rng.random() < 0.3]
-    games: list[list[GameResult | Bye]] = []
+    games: list[list[GameResult | ByeResult]] = []
     busy: list[set[str]] = []
     for a, b in met:  # pack the drawn games into as few rounds as they fit
         k = next((k for k, ids_in in enumerate(busy) if a not in ids_in and b not in ids_in), len(busy))
@@ -52,7 +52,7 @@ def fields(draw: st.DrawFn, min_players: int = 2, max_players: int = 10) -> Tour
             games.append([])
         busy[k] |= {a, b}
         games[k].append(GameResult(a, b, None))
-    games += [[Bye(pid) for pid in byes]] if byes else []
+    games += [[ByeResult(pid) for pid in byes]] if byes else []
     options = Options(rounds=len(games) + 1, half_stone=half_stone, acceleration=False, draws_allowed=True)
     return replay(options, entrants, games)
 
