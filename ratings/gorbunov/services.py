@@ -36,6 +36,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from ratings.engines.common import shown
 from ratings.engines.gorbunov import (
     FLOOR,
     START_RATING,
@@ -303,7 +304,7 @@ def _change_rows(rating_list_id: int, snapshot_id: int, week: _Week) -> Iterable
         details = {
             "U": ctx.participants,
             "M": change.place,
-            "Rt": round(ctx.strength, 4),
+            "Rt": shown(ctx.strength_total, ctx.participants, 4),
             "Rt_total": ctx.strength_total,
             "Rs": change.before,
             "K": ctx.k,
@@ -311,8 +312,8 @@ def _change_rows(rating_list_id: int, snapshot_id: int, week: _Week) -> Iterable
             "draft_bonus": ctx.draft_bonus,
             "sealed": ctx.sealed,
             "sqrt_rule": ctx.sqrt_rule,
-            "base": round(change.base, 4),
-            "raw": round(change.raw_numerator / (800 * ctx.participants), 4),
+            "base": shown(change.base_numerator, 800 * ctx.participants, 4),
+            "raw": shown(change.raw_numerator, 800 * ctx.participants, 4),
             "rules": list(change.rules),
             "late": late,
             "published": iso,

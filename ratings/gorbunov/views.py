@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
@@ -109,6 +111,8 @@ def calculator_api(request):
         rt_raw = request.GET.get("rt", "").replace(",", ".")
         try:
             rt = float(rt_raw)
+            if not math.isfinite(rt):
+                raise ValueError(rt_raw)
         except ValueError:
             raise CalculatorError("rt", _("Rt is not a number.")) from None
         data = changes_for_every_place(

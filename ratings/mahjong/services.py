@@ -125,7 +125,7 @@ def _score_rows(scores: tuple[engine.Score, ...]) -> list[dict]:
             "players": score.players,
             "hanchans": score.hanchans,
             "w": score.w,
-            "r": round(score.r, 2),
+            "r": engine.base_rank_cents(score.players, score.place) / engine.CENT,
             "a": score.a_percent,
             "wa": score.wa,
             "delta": score.delta,

@@ -256,3 +256,16 @@ def test_unpublished_list_page(client, gorbunov_list):
     assert 'id="list-empty"' in text
     assert client.get("/en/ratings/cards/nonexistent/").status_code == 404
     PlayerFactory()
+
+
+def test_calculator_rounds_half_away_from_the_typed_rt(client):
+    # Rt·U = 100.25·2 = 200.5 exactly: half away from zero gives a field of 201 rating points.
+    data = client.get("/en/ratings/cards/calculator/api/", {"u": 2, "rt": "100,25", "k": 1, "rating": 100}).json()
+    assert data["rt"] == 100.5
+    # 151.15·10 is 1511.4999… as a binary float; the Rt typed is 151.15, so the field is 1512 (Rt 151.2).
+    data = client.get("/en/ratings/cards/calculator/api/", {"u": 10, "rt": "151.15", "k": 1, "rating": 100}).json()
+    assert data["rt"] == 151.2
+    for bad in ("nan", "inf", "-inf"):
+        response = client.get("/en/ratings/cards/calculator/api/", {"u": 4, "rt": bad, "k": 1, "rating": 100})
+        assert response.status_code == 400
+        assert response.json()["field"] == "rt"

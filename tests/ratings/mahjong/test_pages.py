@@ -195,3 +195,12 @@ def test_snapshot_summary_keeps_w_a_and_maxk():
     snapshot = RatingSnapshot.objects.get(rating_list__slug="mahjong-rr")
     assert [item["wa"] for item in snapshot.summary["maxk"]] == [2.0, 2.0, 1.0, 1.0]
     assert all(row["w"] == 2.0 and row["a"] == 100.0 for row in snapshot.summary["counted"])
+
+
+def test_calculator_rounds_half_away_like_the_lists(client):
+    # R of place 64 of 65 is 1000/64 = 15.625: shown 15.63, as the lists show it (half away from zero).
+    data = client.get("/ratings/mahjong/calculator.json", {"players": 65, "hanchans": 8}).json()
+    assert data["places"][63]["r"] == 15.63
+    # A typed as 85.725 % is 8572.5 hundredths of a percent: 8573, not the even 8572.
+    data = client.get("/ratings/mahjong/calculator.json", {"players": 20, "hanchans": 8, "a": "85.725"}).json()
+    assert data["a"] == 85.73
