@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "ratings.gorbunov",
     "ratings.mahjong",
     "ratings.preferans",
+    "ratings.dirs",
     "tournaments.go",
 ]
 
@@ -146,6 +147,7 @@ DJANGO_TABLES2_TABLE_ATTRS = {"class": "table table-sm table-striped table-hover
 PLAYER_PAGE_SECTIONS: list[str] = [
     "ratings.gorbunov.sections.player_section",
     "ratings.mahjong.sections.player_section",
+    "ratings.dirs.sections.player_section",
     "tournaments.go.sections.player_section",
     "ratings.preferans.sections.player_section",
 ]

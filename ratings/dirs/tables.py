@@ -15,7 +15,7 @@ class DirsLeaderboardTable(tables.Table):
         verbose_name=_("Player"),
         accessor="player__last_name",
         order_by=("player__last_name", "player__first_name"),
-        linkify=lambda record: reverse("go:dirs_player", args=[record.player_id]),
+        linkify=lambda record: reverse("dirs:player", args=[record.player_id]),
         attrs={"td": {"class": "name"}},
     )
     rank = tables.Column(verbose_name=_("Kyu/dan"), accessor="rating", orderable=False, empty_values=())
@@ -75,7 +75,7 @@ class DirsGameTable(tables.Table):
         other = record.black if self._white(record) else record.white
         return format_html(
             '<a href="{}">{}</a>',
-            reverse("go:dirs_player", args=[other.pk]),
+            reverse("dirs:player", args=[other.pk]),
             other.display_name(current_language()),
         )
 

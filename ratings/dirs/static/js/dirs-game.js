@@ -8,7 +8,7 @@
   function update() {
     var w = ratings[form.white.value], b = ratings[form.black.value];
     if (w === undefined || b === undefined) return;
-    var params = new URLSearchParams({ scale: "dirs", a: w, b: b });
+    var params = new URLSearchParams({ a: w, b: b });
     fetch(form.dataset.url + "?" + params.toString())
       .then(function (r) { return r.json(); })
       .then(function (d) {
