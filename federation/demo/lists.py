@@ -6,7 +6,7 @@ import datetime
 import logging
 
 from federation.demo.base import Feed
-from ratings.gorbunov.services import gorbunov_publish, gorbunov_setup_defaults, publish_week
+from ratings.gorbunov.services import gorbunov_publish, gorbunov_setup_defaults, publication_monday
 from ratings.mahjong.selectors import MAHJONG_ENGINES, mahjong_lists
 from ratings.mahjong.services import mahjong_daily, mahjong_rebuild, mahjong_setup_defaults
 from ratings.models import Engine, RatingEntry, RatingList, RatingSnapshot
@@ -17,7 +17,7 @@ MAHJONG_DAILY_DAYS = 92
 
 def gorbunov_lists_publish(feed: Feed) -> str:
     gorbunov_setup_defaults()
-    week = publish_week(feed.today)
+    week = publication_monday(feed.today)
     weeks = changes = 0
     lists = RatingList.objects.filter(engine=Engine.GORBUNOV, is_active=True).order_by("ordering", "pk")
     for pk in lists.values_list("pk", flat=True):

@@ -105,8 +105,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# Russian first: the language comes from the address alone (Russian at the root, English under /en/: the
-# i18n_patterns of federation/urls.py), so a visitor sees Russian whatever the browser's Accept-Language asks for.
+# Russian first: the addresses without a language prefix are Russian whatever the browser's Accept-Language or a
+# cookie says (federation/urls.py uses i18n_patterns with prefix_default_language=False, and LocaleMiddleware then
+# takes LANGUAGE_CODE for them); English lives under /en/.
 LANGUAGE_CODE = "ru"
 LANGUAGES = [("ru", _("Russian")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
@@ -129,7 +130,10 @@ LOGIN_URL = "admin:login"
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="")
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not CELERY_BROKER_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
-CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", default=CELERY_BROKER_URL or None)
+# Without a broker the results stay in the web process's memory, so that the admin's progress page
+# (ratings.progress) shows a task that ran eagerly like one a worker ran.
+CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", default=CELERY_BROKER_URL or "cache+memory://")
+CELERY_TASK_STORE_EAGER_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

@@ -50,3 +50,10 @@ def div_round_half_away(numerator: int, denominator: int) -> int:
     if numerator >= 0:
         return (2 * numerator + denominator) // (2 * denominator)
     return -((denominator - 2 * numerator) // (2 * denominator))
+
+
+def shown(numerator: int, denominator: int, places: int) -> float:
+    """``numerator / denominator`` with ``places`` decimals, rounded half away from zero from the exact fraction:
+    how the pages and the stored details show a number that the engine keeps exact (Rt, base, R)."""
+    scale = 10**places
+    return div_round_half_away(numerator * scale, denominator) / scale

@@ -36,6 +36,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from ratings.engines.common import shown
 from ratings.engines.gorbunov import (
     FLOOR,
     START_RATING,
@@ -48,12 +49,12 @@ from ratings.engines.gorbunov import (
 )
 from ratings.gorbunov.params import ALL_FORMATS, engine_settings, validate
 from ratings.models import Engine, RatingChange, RatingEntry, RatingList, RatingSnapshot
+from ratings.progress import Progress
 from tournaments.models import CardFormat, Discipline, Result, Tournament, TournamentStatus
 
 logger = logging.getLogger(__name__)
 
 WEEK = dt.timedelta(days=7)
-Progress = Callable[[int, int, str], None]
 
 #: The beat entry staff see under "Periodic tasks" (a Monday-morning job: every Monday at 06:00 in TIME_ZONE).
 PERIODIC_TASK_NAME = "Gorbunov rating: weekly publication (Monday 06:00)"
@@ -125,8 +126,9 @@ class _Loaded:
     problem: str = ""
 
 
-def publish_week(today: dt.date | None = None) -> dt.date:
-    """The Monday of the current rating week in the federation's time zone (settings.TIME_ZONE)."""
+def publication_monday(today: dt.date | None = None) -> dt.date:
+    """The Monday of the current rating week in the federation's time zone (settings.TIME_ZONE): the ``as_of`` of
+    the list a publication today writes."""
     return week_start(today or timezone.localdate())
 
 
@@ -302,7 +304,7 @@ def _change_rows(rating_list_id: int, snapshot_id: int, week: _Week) -> Iterable
         details = {
             "U": ctx.participants,
             "M": change.place,
-            "Rt": round(ctx.strength, 4),
+            "Rt": shown(ctx.strength_total, ctx.participants, 4),
             "Rt_total": ctx.strength_total,
             "Rs": change.before,
             "K": ctx.k,
@@ -310,8 +312,8 @@ def _change_rows(rating_list_id: int, snapshot_id: int, week: _Week) -> Iterable
             "draft_bonus": ctx.draft_bonus,
             "sealed": ctx.sealed,
             "sqrt_rule": ctx.sqrt_rule,
-            "base": round(change.base, 4),
-            "raw": round(change.raw_numerator / (800 * ctx.participants), 4),
+            "base": shown(change.base_numerator, 800 * ctx.participants, 4),
+            "raw": shown(change.raw_numerator, 800 * ctx.participants, 4),
             "rules": list(change.rules),
             "late": late,
             "published": iso,
@@ -405,7 +407,7 @@ def gorbunov_publish(
     that is still missing. Publishing a published week changes nothing; a list with no publication yet is built
     from its first tournament (``gorbunov_rebuild``)."""
     started = time.perf_counter()
-    target = week_start(week or publish_week())
+    target = week_start(week or publication_monday())
     with transaction.atomic():
         rating_list = _lock(rating_list_id)
         latest = RatingSnapshot.objects.filter(rating_list=rating_list).order_by("-as_of").first()
@@ -477,7 +479,7 @@ def gorbunov_rebuild(*, rating_list_id: int, progress: Progress | None = None) -
         rating_list = _lock(rating_list_id)
         _check_constraints_as_we_go()
         latest = RatingSnapshot.objects.filter(rating_list=rating_list).order_by("-as_of").first()
-        target = latest.as_of if latest else publish_week()  # the published weeks, no new one
+        target = latest.as_of if latest else publication_monday()  # the published weeks, no new one
         RatingChange.objects.filter(rating_list=rating_list).delete()
         RatingEntry.objects.filter(snapshot__rating_list=rating_list).delete()
         RatingSnapshot.objects.filter(rating_list=rating_list).delete()

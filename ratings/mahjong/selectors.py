@@ -164,11 +164,15 @@ def mahjong_data(*, start: date, end: date, tournaments: QuerySet[Tournament] | 
 # ---------------------------------------------------------------------------------------------------------------
 
 
+def list_snapshots(*, rating_list: RatingList, summary: bool = True) -> QuerySet[RatingSnapshot]:
+    """A list's snapshots, one per rating date; without ``summary`` (every tournament counted or not) if not needed."""
+    snapshots = rating_list.snapshots.all()
+    return snapshots if summary else snapshots.defer("summary")
+
+
 def snapshot_at(*, rating_list: RatingList, as_of: date | None = None, summary: bool = True) -> RatingSnapshot | None:
     """The snapshot in force on ``as_of`` (the latest on or before it; today's latest when None)."""
-    snapshots = rating_list.snapshots.order_by("-as_of")
-    if not summary:
-        snapshots = snapshots.defer("summary")
+    snapshots = list_snapshots(rating_list=rating_list, summary=summary).order_by("-as_of")
     if as_of is not None:
         snapshots = snapshots.filter(as_of__lte=as_of)
     return snapshots.first()

@@ -13,7 +13,7 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
@@ -30,11 +30,10 @@ from ratings.engines.common import Explanation
 from ratings.mahjong.params import settings_to_params, validate_crr, validate_online, validate_rr
 from ratings.mahjong.selectors import MAHJONG_ENGINES, MahjongData, mahjong_data, mahjong_lists, mahjong_settings
 from ratings.models import Engine, RatingEntry, RatingList, RatingSnapshot
+from ratings.progress import Progress
 from tournaments.models import Discipline, Tournament
 
 logger = logging.getLogger(__name__)
-
-Progress = Callable[[int, int], None]
 
 DAILY_TASK_NAME = "mahjong: today's RR, CRR and online lists"
 DAILY_TASK = "ratings.mahjong.tasks.mahjong_daily"
@@ -126,7 +125,7 @@ def _score_rows(scores: tuple[engine.Score, ...]) -> list[dict]:
             "players": score.players,
             "hanchans": score.hanchans,
             "w": score.w,
-            "r": round(score.r, 2),
+            "r": engine.base_rank_cents(score.players, score.place) / engine.CENT,
             "a": score.a_percent,
             "wa": score.wa,
             "delta": score.delta,
@@ -415,7 +414,7 @@ def mahjong_rebuild(
                 )[1]
             written[context.rating_list.slug] += 1
         if progress is not None:
-            progress(offset + 1, total)
+            progress(offset + 1, total, day.isoformat())
     return written
 
 
@@ -425,7 +424,7 @@ def mahjong_rebuild(
 
 
 @transaction.atomic
-def mahjong_setup_defaults(**kwargs) -> None:
+def mahjong_setup_defaults() -> None:
     """The three lists with their default parameters and the nightly job; safe to call after every migrate.
 
     Existing lists and the schedule are left as staff set them (their parameters, whether the task is enabled).

@@ -8,7 +8,7 @@ from fractions import Fraction
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ratings.engines.common import div_round_half_away
+from ratings.engines.common import div_round_half_away, shown
 
 
 def test_halves_go_away_from_zero():
@@ -31,3 +31,11 @@ def test_equals_rounding_the_exact_fraction(numerator, denominator):
     exact = Fraction(numerator, denominator)
     expected = int(math.copysign(math.floor(abs(exact) + Fraction(1, 2)), exact))
     assert div_round_half_away(numerator, denominator) == expected
+
+
+def test_shown_rounds_the_exact_fraction_half_away():
+    assert shown(1, 32, 4) == 0.0313  # 0.03125: Python's round would give the even 0.0312
+    assert shown(-1, 32, 4) == -0.0313
+    assert shown(1000 * 1, 64, 2) == 15.63
+    assert shown(1, 3, 2) == 0.33
+    assert shown(200, 2, 4) == 100.0

@@ -1,31 +1,26 @@
-"""Staff actions of the mahjong lists in the admin (``ratings.admin`` loads ``ACTIONS`` and ``urls``).
+"""Staff actions of the mahjong lists in the admin.
 
-On ``RatingList``: compute today's lists now, and rebuild a range of dates (a Celery task whose progress the page
-polls; run at once when tasks are eager). For ``TournamentAdmin`` (``TOURNAMENT_ACTIONS``, appended by the lead):
-accredit, withdraw the accreditation with a reason, judge a rank restriction, and show what stops a submission.
-Every action calls one service.
+On ``RatingList`` (``RATING_LIST_ACTIONS`` and ``rating_list_urls``, added by ``ratings.admin``): compute today's
+lists now, and rebuild a range of dates as a Celery task followed on the shared progress page. On ``Tournament``
+(``TOURNAMENT_ACTIONS``, added by ``tournaments.admin``): accredit, withdraw the accreditation with a reason, judge a
+rank restriction, and show what stops a submission. Every action calls one service.
 """
 
 from __future__ import annotations
 
-import uuid
-
-from celery.result import AsyncResult
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
-from django.http import HttpResponseRedirect, JsonResponse
+from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from federation.celery import app as celery_app
+from ratings.admin import PUBLISH, progress_url
 from ratings.mahjong import services, tasks
 from ratings.mahjong.forms import RebuildForm, WithdrawForm
 from ratings.mahjong.selectors import MAHJONG_ENGINES, mahjong_lists
-
-PUBLISH = "ratings.publish_ratinglist"
+from ratings.progress import task_enqueue
 
 
 def _error_text(error: Exception) -> str:
@@ -55,7 +50,7 @@ def mahjong_rebuild_dates(modeladmin, request, queryset):
     return HttpResponseRedirect(reverse("admin:ratings_mahjong_rebuild") + "?lists=" + ",".join(ids))
 
 
-ACTIONS = [mahjong_compute_today, mahjong_rebuild_dates]
+RATING_LIST_ACTIONS = [mahjong_compute_today, mahjong_rebuild_dates]
 
 
 def _selected_lists(raw: str):
@@ -73,22 +68,14 @@ def rebuild_view(model_admin):
         if request.method == "POST" and form.is_valid() and lists:
             start, end = form.cleaned_data["start"], form.cleaned_data["end"]
             ids = [rating_list.pk for rating_list in lists]
-            if celery_app.conf.task_always_eager:
-                try:
-                    written = services.mahjong_rebuild(rating_lists=lists, start=start, end=end)
-                except ValidationError as error:
-                    model_admin.message_user(request, _error_text(error), messages.ERROR)
-                else:
-                    text = ", ".join(f"{slug}: {count}" for slug, count in written.items())
-                    model_admin.message_user(
-                        request, _("Rebuilt; snapshots written: %(written)s.") % {"written": text}, messages.SUCCESS
-                    )
-                return HttpResponseRedirect(reverse("admin:ratings_ratinglist_changelist"))
-            task_id = str(uuid.uuid4())
-            transaction.on_commit(
-                lambda: tasks.mahjong_rebuild.apply_async((ids, start.isoformat(), end.isoformat()), task_id=task_id)
+            task_id = task_enqueue(tasks.mahjong_rebuild, args=[ids, start.isoformat(), end.isoformat()])
+            model_admin.message_user(
+                request,
+                _("Rebuild of %(lists)s from %(start)s to %(end)s started.")
+                % {"lists": ", ".join(map(str, lists)), "start": start.isoformat(), "end": end.isoformat()},
+                messages.SUCCESS,
             )
-            return HttpResponseRedirect(reverse("admin:ratings_mahjong_rebuild_progress", args=[task_id]))
+            return HttpResponseRedirect(progress_url(task_id, lists))
         context = {
             **model_admin.admin_site.each_context(request),
             "title": _("Rebuild mahjong lists"),
@@ -97,43 +84,17 @@ def rebuild_view(model_admin):
             "lists_raw": ",".join(str(rating_list.pk) for rating_list in lists),
             "opts": model_admin.model._meta,
         }
-        return TemplateResponse(request, "ratings/mahjong/admin_rebuild.html", context)
+        return TemplateResponse(request, "mahjong/admin_rebuild.html", context)
 
     return view
 
 
-def progress_view(model_admin):
-    def view(request, task_id: str):
-        if not request.user.has_perm(PUBLISH):
-            raise PermissionDenied
-        if request.GET.get("format") == "json":
-            result = AsyncResult(task_id, app=celery_app)
-            info = result.info if isinstance(result.info, dict) else {}
-            payload = {"state": result.state, "done": info.get("done", 0), "total": info.get("total", 0)}
-            if result.state == "SUCCESS":
-                payload["written"] = result.result
-            elif result.state == "FAILURE":
-                payload["error"] = str(result.result)
-            return JsonResponse(payload)
-        context = {
-            **model_admin.admin_site.each_context(request),
-            "title": _("Rebuilding mahjong lists"),
-            "task_id": task_id,
-            "opts": model_admin.model._meta,
-        }
-        return TemplateResponse(request, "ratings/mahjong/admin_rebuild_progress.html", context)
-
-    return view
-
-
-def urls(model_admin):
-    wrap = model_admin.admin_site.admin_view
+def rating_list_urls(model_admin):
     return [
-        path("mahjong/rebuild/", wrap(rebuild_view(model_admin)), name="ratings_mahjong_rebuild"),
         path(
-            "mahjong/rebuild/<str:task_id>/",
-            wrap(progress_view(model_admin)),
-            name="ratings_mahjong_rebuild_progress",
+            "mahjong/rebuild/",
+            model_admin.admin_site.admin_view(rebuild_view(model_admin)),
+            name="ratings_mahjong_rebuild",
         ),
     ]
 
@@ -191,7 +152,7 @@ def mahjong_withdraw_accreditation(modeladmin, request, queryset):
         "opts": modeladmin.model._meta,
         "selected": request.POST.getlist(admin.helpers.ACTION_CHECKBOX_NAME),
     }
-    return TemplateResponse(request, "ratings/mahjong/admin_withdraw.html", context)
+    return TemplateResponse(request, "mahjong/admin_withdraw.html", context)
 
 
 @admin.action(description=gettext_lazy("Mahjong: judge the rank restriction legitimate"))
