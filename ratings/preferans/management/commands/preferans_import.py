@@ -35,7 +35,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from federation.models import Player
-from ratings.preferans.importing import ImportFileError, ParsedDeal, RowError, deals_parse
+from federation.uploads import ImportFileError
+from ratings.preferans.importing import ParsedDeal, RowError, deals_parse
 from ratings.preferans.models import Game
 from ratings.preferans.services import (
     MAX_TABLE,
