@@ -16,6 +16,42 @@ def test_game_server_token_is_shown_once_and_stored_hashed(admin_client):
     assert token not in admin_client.get(f"/en/admin/preferans/gameserver/{server.pk}/change/").content.decode()
 
 
+def _token_of(response):
+    messages = [str(m) for m in response.context["messages"]]
+    return messages[0].split("<code>")[1].split("</code>")[0]
+
+
+def test_tokens_issued_in_the_admin_are_the_services_and_open_the_api(admin_client, post):
+    """The admin issues tokens through ``game_server_create`` and ``game_server_token_rotate``: the token shown
+    once is the one the API accepts, and after a new one is issued the old one is refused."""
+    response = admin_client.post("/en/admin/preferans/gameserver/add/", {"name": "Srv", "is_active": "on"}, follow=True)
+    first = _token_of(response)
+    server = GameServer.objects.get()
+    assert server.token_prefix == first[:8]
+    a, b = PlayerFactory(), PlayerFactory()
+    game = {"id": "g-1", "players": [a.pk, b.pk]}
+    assert post("/api/preferans/games/", game, first).status_code == 201
+
+    response = admin_client.post(
+        "/en/admin/preferans/gameserver/",
+        {"action": "issue_new_token", "_selected_action": [server.pk]},
+        follow=True,
+    )
+    second = _token_of(response)
+    assert second != first
+    assert post("/api/preferans/games/", game, first).status_code == 403
+    assert post("/api/preferans/games/", game, second).status_code == 200
+    server.refresh_from_db()
+    assert server.token_hash == hash_token(second)
+
+
+def test_a_server_added_inactive_has_a_token_the_api_refuses(admin_client, post):
+    response = admin_client.post("/en/admin/preferans/gameserver/add/", {"name": "Off"}, follow=True)
+    token = _token_of(response)
+    assert GameServer.objects.get().is_active is False
+    assert post("/api/preferans/games/", {"id": "g", "players": [1, 2]}, token).status_code == 403
+
+
 def test_admin_pages_open(admin_client):
     for url in [
         "/en/admin/preferans/game/",
