@@ -169,3 +169,30 @@ def test_csv_import_names_the_row_and_field(admin_client):
     assert "Row 2, game: Longer than 100 characters." in body
     assert "Row 3, deal: Longer than 100 characters." in body
     assert not Game.objects.exists()
+
+
+def test_csv_import_confirms_only_the_stored_file_as_previewed(admin_client):
+    """The deals import is the site's one upload flow: the posted hash must be the stored file's, and the stored
+    bytes must still have that hash; otherwise nothing is imported."""
+    import base64
+
+    a, b = PlayerFactory(), PlayerFactory()
+    text = f"game;date;deal;player_id;whists\nclub-1;2026-03-07;1;{a.pk};2\nclub-1;2026-03-07;1;{b.pk};-2\n"
+    sha = _upload(admin_client, text).context["sha256"]
+    refused = admin_client.post("/en/admin/preferans/game/import/", {"confirm": "1", "sha256": "0" * 64}, follow=True)
+    assert "not the one last uploaded" in refused.content.decode()
+
+    session = admin_client.session
+    stored = session["preferans_import"]
+    stored["content"] = base64.b64encode(text.replace(";2\n", ";5\n").replace(";-2\n", ";-5\n").encode()).decode()
+    session["preferans_import"] = stored
+    session.save()
+    lost = admin_client.post("/en/admin/preferans/game/import/", {"confirm": "1", "sha256": sha}, follow=True)
+    assert "The uploaded file was lost" in lost.content.decode()
+    assert not Deal.objects.exists()
+    assert "preferans_import" not in admin_client.session
+
+    sha = _upload(admin_client, text).context["sha256"]
+    done = admin_client.post("/en/admin/preferans/game/import/", {"confirm": "1", "sha256": sha}, follow=True)
+    assert "1 deal imported and rated." in done.content.decode()
+    assert Deal.objects.count() == 1
