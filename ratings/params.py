@@ -46,6 +46,16 @@ def validate_params(engine: str, params: Any) -> dict[str, Any]:
     return _load(path)(params)
 
 
+def with_defaults(params: Any, defaults: dict[str, Any]) -> dict[str, Any]:
+    """``params`` completed with ``defaults``; ``ValueError`` for what is not an object or names an unknown key."""
+    if not isinstance(params, dict):
+        raise ValueError("parameters must be a JSON object")
+    unknown = sorted(set(params) - set(defaults))
+    if unknown:
+        raise ValueError(f"unknown parameter: {', '.join(unknown)} (known: {', '.join(defaults)})")
+    return {**defaults, **params}
+
+
 def check_change(rating_list, params: dict[str, Any]) -> None:
     """Run the change checks of the list's engine and of the engine it had (a list moved off an engine included)."""
     engines = [rating_list.engine]

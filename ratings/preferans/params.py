@@ -20,18 +20,14 @@ from django.utils.translation import gettext as _
 
 from ratings.engines.common import EngineError
 from ratings.engines.preferans import DEFAULT_SETTINGS, PreferansSettings
+from ratings.params import with_defaults
 
 DEFAULTS: dict[str, float] = asdict(DEFAULT_SETTINGS)
 
 
 def validate(params: dict[str, Any]) -> dict[str, Any]:
     """The parameters completed with the defaults, as floats; ``ValueError`` naming the key the engine refuses."""
-    if not isinstance(params, dict):
-        raise ValueError("parameters must be a JSON object")
-    unknown = sorted(set(params) - set(DEFAULTS))
-    if unknown:
-        raise ValueError(f"unknown parameter: {', '.join(unknown)} (known: {', '.join(DEFAULTS)})")
-    result = {**DEFAULTS, **params}
+    result = with_defaults(params, DEFAULTS)
     for key, value in result.items():
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
             raise ValueError(f"{key}: {value!r} is not a number")

@@ -24,7 +24,7 @@ from ratings.engines.preferans import Deal as EngineDeal
 from ratings.engines.preferans import DealRun, league_for
 from ratings.preferans.models import Deal, DealResult, Game, GameServer, PreferansRating, Seat
 from ratings.preferans.services.common import MAX_TABLE, MIN_TABLE, PreferansError, whole_whists
-from ratings.preferans.services.deal_sql import RATING_FIELDS, lock_states
+from ratings.preferans.services.deal_sql import RATING_FIELDS, lock_states, rating_arrays
 from ratings.preferans.services.rating_list import rating_settings
 
 
@@ -191,14 +191,7 @@ def _write_ratings(rows: list[PreferansRating]) -> None:
             "league = l.league, deals = l.deals, updated_at = l.updated_at "
             "FROM unnest(%s::bigint[], %s::float8[], %s::float8[], %s::varchar[], %s::integer[], %s::timestamptz[]) "
             "AS l (player_id, rating, max_rating, league, deals, updated_at) WHERE r.player_id = l.player_id",
-            [
-                [row.player_id for row in rows],
-                [row.rating for row in rows],
-                [row.max_rating for row in rows],
-                [row.league for row in rows],
-                [row.deals for row in rows],
-                [row.updated_at for row in rows],
-            ],
+            rating_arrays(rows),
         )
 
 

@@ -231,6 +231,11 @@ def stored_deals(
     return known, numbers
 
 
+def rating_arrays(rows: list[PreferansRating]) -> list[list]:
+    """The rating rows' ``RATING_FIELDS`` (with the player) as one array each, for an ``UPDATE ... FROM unnest``."""
+    return [[getattr(row, name) for row in rows] for name in ("player_id", *RATING_FIELDS)]
+
+
 def write_deals(
     new_deals: list[Deal], results: list[list[DealResult]], ratings: list[PreferansRating], to_finish: list[int]
 ) -> None:
@@ -286,12 +291,7 @@ def write_deals(
         [d.number for d in new_deals],
         [d.applied_at for d in new_deals],
         *result_columns,
-        [r.player_id for r in ratings],
-        [r.rating for r in ratings],
-        [r.max_rating for r in ratings],
-        [r.league for r in ratings],
-        [r.deals for r in ratings],
-        [r.updated_at for r in ratings],
+        *rating_arrays(ratings),
         to_finish,
     ]
     with bound_cursor() as cursor:
