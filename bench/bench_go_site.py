@@ -80,9 +80,9 @@ def _tournament():
     )
     for _ in range(ROUNDS_PLAYED):
         rnd = services.go_round_pair(go=go)
-        services.go_round_publish(round=rnd)
+        services.go_round_publish(go_round=rnd)
         for k, number in enumerate(rnd.boards.order_by("number").values_list("number", flat=True)):
-            services.go_result_enter(round=rnd, board_number=number, result="white" if k % 3 else "black")
+            services.go_result_enter(go_round=rnd, board_number=number, result="white" if k % 3 else "black")
     return go
 
 

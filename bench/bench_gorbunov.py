@@ -10,7 +10,7 @@ import datetime as dt
 import random
 import time
 
-from ratings.engines.gorbunov import GorbunovSettings, Placement, Tournament, rate_season
+from ratings.engines.gorbunov import GorbunovSettings, Placement, RatedTournament, rate_season
 
 PLAYERS = 20_000
 RESULTS = 300_000
@@ -20,7 +20,7 @@ K_LEVELS = (1, 1, 1, 1, 2, 2, 2, 3, 4, 4, 8, 16)
 FORMATS = ("constructed", "constructed", "sealed", "draft", "combined")
 
 
-def make_tournaments(seed: int = 2026) -> list[Tournament]:
+def make_tournaments(seed: int = 2026) -> list[RatedTournament]:
     rng = random.Random(seed)
     players = [f"p{i:05d}" for i in range(PLAYERS)]
     first_monday = dt.date(2016, 1, 4)
@@ -31,7 +31,7 @@ def make_tournaments(seed: int = 2026) -> list[Tournament]:
         field = rng.sample(players, size)
         day = first_monday + dt.timedelta(days=rng.randrange(WEEKS * 7))
         tournaments.append(
-            Tournament(
+            RatedTournament(
                 id=f"t{len(tournaments)}",
                 date=day,
                 k=rng.choice(K_LEVELS),

@@ -12,10 +12,10 @@ from datetime import date, timedelta
 
 from ratings.engines.mahjong import (
     RR,
-    Player,
-    Result,
-    Stage,
-    Tournament,
+    CutoffStage,
+    Placement,
+    PlayerInfo,
+    RatedTournament,
     best_subset,
     compute_list,
     delta_cents,
@@ -27,7 +27,7 @@ LIST_TARGET_SECONDS = 2.0
 PART_A_TARGET_SECONDS = 0.005
 
 
-def _tournaments(rng: random.Random, players: list[str], count: int) -> list[Tournament]:
+def _tournaments(rng: random.Random, players: list[str], count: int) -> list[RatedTournament]:
     """``count`` RR tournaments within the two-year window, one in ten with a cut-off, 16..120 players each."""
     tournaments = []
     for index in range(count):
@@ -36,17 +36,17 @@ def _tournaments(rng: random.Random, players: list[str], count: int) -> list[Tou
         end = AS_OF - timedelta(days=rng.randint(0, 729))
         if index % 10 == 0:
             finalists = size // 4
-            stages = (Stage(8), Stage(4, finalists))
+            stages = (CutoffStage(8), CutoffStage(4, finalists))
             results = tuple(
-                Result(player, place, 12 if place <= finalists else 8) for place, player in enumerate(entrants, 1)
+                Placement(player, place, 12 if place <= finalists else 8) for place, player in enumerate(entrants, 1)
             )
             hanchans = 12
         else:
             stages = ()
             hanchans = rng.randint(4, 24)
-            results = tuple(Result(player, place) for place, player in enumerate(entrants, 1))
+            results = tuple(Placement(player, place) for place, player in enumerate(entrants, 1))
         tournaments.append(
-            Tournament(
+            RatedTournament(
                 id=f"t{index}",
                 end_date=end,
                 players=size,
@@ -64,7 +64,7 @@ def _tournaments(rng: random.Random, players: list[str], count: int) -> list[Tou
 def bench_list(seed: int = 1, players: int = 5000, tournaments: int = 1000) -> dict:
     rng = random.Random(seed)
     ids = [f"p{i}" for i in range(players)]
-    foreigners = [Player(player, "FR") for player in rng.sample(ids, players // 20)]
+    foreigners = [PlayerInfo(player, "FR") for player in rng.sample(ids, players // 20)]
     data = _tournaments(rng, ids, tournaments)
     results = sum(len(t.results) for t in data)
     start = time.perf_counter()

@@ -1,4 +1,4 @@
-"""Timing of the self-handicap pairing (`tournaments/pairing.py`) on realistic fields.
+"""Timing of the self-handicap pairing (`tournaments/pairing/`) on realistic fields.
 
 Fields are drawn from ``random.Random(seed)``: ratings spread over 0..2700 on the tournament scale, a few percent
 of players absent each round, earlier rounds paired by the engine itself and decided by a coin (handicap makes every
@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import time
 
-from tournaments.pairing import Bye, Entrant, GameResult, Options, pair_round, replay, standings
+from tournaments.pairing import ByeResult, Entrant, GameResult, Options, pair_round, replay, standings
 
 
 def _field(rng: random.Random, players: int, rounds: int) -> list[Entrant]:
@@ -22,15 +22,17 @@ def _field(rng: random.Random, players: int, rounds: int) -> list[Entrant]:
     return entrants
 
 
-def _played(options: Options, entrants: list[Entrant], played: int, rng: random.Random) -> list[list[GameResult | Bye]]:
-    games: list[list[GameResult | Bye]] = []
+def _played(
+    options: Options, entrants: list[Entrant], played: int, rng: random.Random
+) -> list[list[GameResult | ByeResult]]:
+    games: list[list[GameResult | ByeResult]] = []
     for _ in range(played):
         state = replay(options, entrants, games)
         pairing = pair_round(state, seed=rng.randrange(2**32))
-        round_games: list[GameResult | Bye] = [
+        round_games: list[GameResult | ByeResult] = [
             GameResult(b.white, b.black, b.white if rng.random() < 0.5 else b.black) for b in pairing.boards
         ]
-        round_games += [Bye(p) for p in pairing.byes]
+        round_games += [ByeResult(p) for p in pairing.byes]
         games.append(round_games)
     return games
 
@@ -66,7 +68,7 @@ def _stress(players: int, block: int, target: float) -> dict:
     stranding players, so the safe walk's alternating-path searches do the work on a near-complete graph."""
     options = Options(rounds=block + 1, half_stone=False, draws_allowed=True)
     entrants = [Entrant(f"p{i:04d}", 2000) for i in range(players)]
-    games: list[list[GameResult | Bye]] = [[] for _ in range(block)]
+    games: list[list[GameResult | ByeResult]] = [[] for _ in range(block)]
     for start in range(0, players, block):
         ids = [e.id for e in entrants[start : start + block]]
         size = len(ids) + len(ids) % 2

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import time
 
-from ratings.engines.preferans import Deal, rate_deals
+from ratings.engines.preferans import DealWhists, rate_deals
 
 PLAYERS = 5_000
 GAMES = 50_000
@@ -20,7 +20,7 @@ SERVICE_TARGET_SECONDS = 2.0
 BOTS = {"bot-easy": 1400.0, "bot-normal": 1800.0, "bot-hard": 2400.0}
 
 
-def make_deals(seed: int = 2026) -> list[Deal]:
+def make_deals(seed: int = 2026) -> list[DealWhists]:
     rng = random.Random(seed)
     humans = [f"p{i:04d}" for i in range(PLAYERS)]
     bots = list(BOTS)
@@ -33,7 +33,7 @@ def make_deals(seed: int = 2026) -> list[Deal]:
         for _ in range(DEALS_PER_GAME):
             whists = [rng.randint(-30, 30) for _ in range(size - 1)]
             whists.append(-sum(whists))
-            deals.append(Deal(game=f"g{game}", whists=dict(zip(table, whists, strict=True))))
+            deals.append(DealWhists(game=f"g{game}", whists=dict(zip(table, whists, strict=True))))
     return deals
 
 

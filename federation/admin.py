@@ -1,14 +1,34 @@
+from importlib import import_module
+
+from django.apps import apps
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.utils.module_loading import module_has_submodule
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from simple_history.admin import SimpleHistoryAdmin
 
 from federation.models import BotLevel, Club, Player
 from federation.services import player_merge
+
+
+def installed_admin_hooks(name: str) -> list:
+    """``name`` from the ``admin`` module of every installed app that defines it, in ``INSTALLED_APPS`` order.
+
+    How a rating system's home adds its staff actions and pages to a shared model's admin (``RatingList``,
+    ``Tournament``) without the shared admin importing the homes: each home's ``admin.py`` defines, e.g.,
+    ``RATING_LIST_ACTIONS``, ``rating_list_urls(model_admin)`` or ``TOURNAMENT_ACTIONS``.
+    """
+    found = []
+    for config in apps.get_app_configs():
+        if module_has_submodule(config.module, "admin"):
+            hook = getattr(import_module(f"{config.name}.admin"), name, None)
+            if hook is not None:
+                found.append(hook)
+    return found
 
 
 @admin.register(Club)

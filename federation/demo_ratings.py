@@ -24,8 +24,10 @@ from django.conf import settings
 from django.utils import timezone
 
 from federation.models import Club, Player
+from ratings.dirs.models import DirsGame, DirsRating
+from ratings.dirs.services import dirs_game_record, dirs_rating_set_initial
 from ratings.engines import dirs
-from ratings.gorbunov.services import gorbunov_publish, gorbunov_setup_defaults, publish_week
+from ratings.gorbunov.services import gorbunov_publish, gorbunov_setup_defaults, publication_monday
 from ratings.mahjong.selectors import MAHJONG_ENGINES, mahjong_lists
 from ratings.mahjong.services import mahjong_daily, mahjong_rebuild, mahjong_setup_defaults
 from ratings.models import Engine, RatingChange, RatingEntry, RatingList, RatingSnapshot
@@ -36,16 +38,12 @@ from tournaments.go.models import (
     Board,
     BoardResult,
     Bye,
-    DirsGame,
-    DirsRating,
     GoTournament,
     Registration,
     Round,
     StandingRow,
 )
 from tournaments.go.services import (
-    dirs_game_record,
-    dirs_rating_set_initial,
     go_registration_add,
     go_result_enter,
     go_round_pair,
@@ -140,7 +138,7 @@ class RatingsDemo:
 
     def _gorbunov(self) -> str:
         gorbunov_setup_defaults()
-        week = publish_week(self.today)
+        week = publication_monday(self.today)
         weeks = changes = 0
         lists = RatingList.objects.filter(engine=Engine.GORBUNOV, is_active=True).order_by("ordering", "pk")
         for pk in lists.values_list("pk", flat=True):
@@ -306,8 +304,8 @@ class RatingsDemo:
         rnd = go_round_pair(go=go, user=self.organiser)
         Round.objects.filter(pk=rnd.pk).update(seed=self.rng.randrange(2**31))
         rnd.refresh_from_db()
-        go_round_repair(round=rnd, user=self.organiser)
-        go_round_publish(round=rnd)
+        go_round_repair(go_round=rnd, user=self.organiser)
+        go_round_publish(go_round=rnd)
         played = list(Board.objects.filter(round=rnd).select_related("white", "black").order_by("number"))
         for board in played:
             # Each game has a generator of its own, named by the round and the two players (not by colour or board:
@@ -321,7 +319,7 @@ class RatingsDemo:
             winner = BoardResult.WHITE if white_wins else BoardResult.BLACK
             if game_rng.random() < 0.03:
                 winner = BoardResult.WHITE_FORFEIT if white_wins else BoardResult.BLACK_FORFEIT
-            go_result_enter(round=rnd, board_number=board.number, result=winner, user=self.organiser)
+            go_result_enter(go_round=rnd, board_number=board.number, result=winner, user=self.organiser)
         return len(played)
 
     # --- preferans ------------------------------------------------------------------------------------------------

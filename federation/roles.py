@@ -30,11 +30,11 @@ ORGANISER_PERMISSIONS = [
     "go.view_board",
     "go.view_bye",
     "go.view_standingrow",
-    "go.add_dirsgame",
-    "go.view_dirsgame",
-    "go.add_dirsrating",
-    "go.view_dirsrating",
-    "go.change_dirsrating",
+    "dirs.add_dirsgame",
+    "dirs.view_dirsgame",
+    "dirs.add_dirsrating",
+    "dirs.view_dirsrating",
+    "dirs.change_dirsrating",
     "preferans.add_game",
     "preferans.change_game",
     "preferans.view_game",
@@ -45,7 +45,7 @@ ORGANISER_PERMISSIONS = [
 ]
 
 #: Staff get every permission of these apps, including the custom ones (approve, accredit, high K, publish).
-STAFF_APPS = ["federation", "tournaments", "ratings", "go", "preferans", "django_celery_beat"]
+STAFF_APPS = ["federation", "tournaments", "ratings", "dirs", "go", "preferans", "django_celery_beat"]
 
 
 def ensure_roles(**kwargs) -> None:

@@ -13,6 +13,7 @@ urlpatterns += i18n_patterns(
     path("", include("federation.urls_public")),
     path("tournaments/", include("tournaments.urls")),
     path("ratings/", include("ratings.urls")),
+    path("go/dirs/", include("ratings.dirs.urls")),
     path("go/", include("tournaments.go.urls")),
     path("preferans/", include("ratings.preferans.urls")),
     prefix_default_language=False,

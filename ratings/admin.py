@@ -1,21 +1,31 @@
 """Rating lists in the admin: parameters validated by the engine; snapshots and changes read-only.
 
-Each discipline adds its own staff actions and admin views (publish, rebuild, progress) through
-``ratings.<discipline>.admin_hooks``: ``ACTIONS`` (admin actions on RatingList) and ``urls(model_admin)``.
+Each rating system's home adds its own staff actions and pages on ``RatingList`` in its ``admin.py``
+(``RATING_LIST_ACTIONS`` and ``rating_list_urls(model_admin)``, found by ``federation.admin.installed_admin_hooks``).
+Every long job they start is followed on the one progress page here (``ratings.progress``).
 """
 
 from django.contrib import admin
-from django.utils.module_loading import import_string
+from django.contrib.admin.options import IS_POPUP_VAR
+from django.core.exceptions import PermissionDenied
+from django.db.models.fields.json import KT
+from django.http import JsonResponse
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.translation import gettext as _
 from simple_history.admin import SimpleHistoryAdmin
 
+from federation.admin import installed_admin_hooks
 from ratings.models import RatingChange, RatingEntry, RatingList, RatingSnapshot
+from ratings.progress import task_state
 
-HOOK_MODULES = ["ratings.gorbunov.admin_hooks", "ratings.mahjong.admin_hooks"]
+PUBLISH = "ratings.publish_ratinglist"
 
 
-def _hooks():
-    for module in HOOK_MODULES:
-        yield import_string(module + ".urls"), import_string(module + ".ACTIONS")
+def progress_url(task_id: str, rating_lists) -> str:
+    """The progress page of a task on these lists (it shows their newest snapshots beside the task's state)."""
+    ids = ",".join(str(rating_list.pk) for rating_list in rating_lists)
+    return reverse("admin:ratings_ratinglist_progress", args=[task_id]) + f"?lists={ids}"
 
 
 @admin.register(RatingList)
@@ -27,16 +37,52 @@ class RatingListAdmin(SimpleHistoryAdmin):
 
     def get_actions(self, request):
         actions = super().get_actions(request)
-        for _urls, hook_actions in _hooks():
-            for action in hook_actions:
+        if IS_POPUP_VAR in request.GET:
+            return actions
+        for home_actions in installed_admin_hooks("RATING_LIST_ACTIONS"):
+            for action in home_actions:
                 actions[action.__name__] = self.get_action(action)
         return actions
 
     def get_urls(self):
-        extra = []
-        for urls, _actions in _hooks():
+        extra = [
+            path(
+                "progress/<str:task_id>/",
+                self.admin_site.admin_view(self.progress_view),
+                name="ratings_ratinglist_progress",
+            )
+        ]
+        for urls in installed_admin_hooks("rating_list_urls"):
             extra += urls(self)
         return extra + super().get_urls()
+
+    def progress_view(self, request, task_id: str):
+        """A publication's or a rebuild's state; the page polls ``?format=json`` until the task ends."""
+        if not request.user.has_perm(PUBLISH):
+            raise PermissionDenied
+        state = task_state(task_id)
+        if request.GET.get("format") == "json":
+            return JsonResponse(state)
+        ids = [int(part) for part in request.GET.get("lists", "").split(",") if part.strip().isdigit()]
+        lists = list(RatingList.objects.filter(pk__in=ids))
+        snapshots = (
+            RatingSnapshot.objects.filter(rating_list__in=lists)
+            .select_related("rating_list")
+            .annotate(mode=KT("summary__mode"))
+            .defer("summary")
+            .order_by("-as_of", "rating_list__ordering")[:10]
+        )
+        percent = 100 * state["done"] // state["total"] if state["total"] else (0 if state["running"] else 100)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": _("Rating lists: progress"),
+            "task": state,
+            "percent": percent,
+            "lists": lists,
+            "snapshots": snapshots,
+        }
+        return TemplateResponse(request, "admin/ratings/ratinglist/progress.html", context)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

@@ -7,14 +7,15 @@ player; history pages and charts are queries over snapshots. ``RatingChange`` ro
 game or deal), the rating before and after and the breakdown with its explanation in both languages.
 """
 
+from django.apps import apps
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from federation.models import Player
-from tournaments.models import Discipline, Tournament
+from tournaments.models import Tournament
 
 
 class Engine(models.TextChoices):
@@ -24,16 +25,6 @@ class Engine(models.TextChoices):
     MAHJONG_ONLINE = "mahjong-online", _("Mahjong online")
     PREFERANS = "preferans", _("Preferans")
     DIRS = "dirs", _("DIRS (Go club rating)")
-
-
-ENGINE_DISCIPLINE = {
-    Engine.GORBUNOV: Discipline.CARD_GAMES,
-    Engine.MAHJONG_RR: Discipline.MAHJONG,
-    Engine.MAHJONG_CRR: Discipline.MAHJONG,
-    Engine.MAHJONG_ONLINE: Discipline.MAHJONG,
-    Engine.PREFERANS: Discipline.PREFERANS,
-    Engine.DIRS: Discipline.GO,
-}
 
 
 class RatingList(models.Model):
@@ -61,13 +52,16 @@ class RatingList(models.Model):
         return self.name
 
     def get_absolute_url(self) -> str:
-        if self.engine == Engine.GORBUNOV:
-            return reverse("ratings:gorbunov:list_detail", args=[self.slug])
-        if self.engine in (Engine.MAHJONG_RR, Engine.MAHJONG_CRR, Engine.MAHJONG_ONLINE):
-            return reverse("ratings:mahjong:list", args=[self.slug])
-        if self.engine == Engine.PREFERANS:
-            return reverse("preferans:index")
-        return reverse("go:index")
+        """The list's public page, as the home of its engine names it (``rating_list_pages`` on its AppConfig)."""
+        for config in apps.get_app_configs():
+            url_name = getattr(config, "rating_list_pages", {}).get(self.engine)
+            if url_name is None:
+                continue
+            try:
+                return reverse(url_name, kwargs={"slug": self.slug})
+            except NoReverseMatch:  # one page for every list of the engine
+                return reverse(url_name)
+        return reverse("federation:home")
 
     def clean(self) -> None:
         from ratings.params import check_change, validate_params
@@ -77,10 +71,6 @@ class RatingList(models.Model):
             check_change(self, self.params)
         except ValueError as error:
             raise ValidationError({"params": str(error)}) from None
-
-    @property
-    def discipline(self) -> str:
-        return ENGINE_DISCIPLINE[self.engine]
 
     def display_name(self, language: str) -> str:
         return self.name_en if language.startswith("en") and self.name_en else self.name

@@ -14,12 +14,12 @@ from ratings.engines.common import EngineError
 
 SYSTEMS = {
     "gorbunov": "ratings.engines.gorbunov",
-    "mahjong-rr": "ratings.engines.mahjong",
-    "mahjong-crr": "ratings.engines.mahjong",
-    "mahjong-online": "ratings.engines.mahjong",
+    "mahjong-rr": "ratings.engines.mahjong.document",
+    "mahjong-crr": "ratings.engines.mahjong.document",
+    "mahjong-online": "ratings.engines.mahjong.document",
     "preferans": "ratings.engines.preferans",
     "dirs": "ratings.engines.dirs",
-    "selfhandicap": "tournaments.pairing",
+    "selfhandicap": "tournaments.pairing.selfhandicap",
 }
 
 
@@ -36,7 +36,7 @@ def parse_document(text: str) -> dict[str, Any]:
 
 def rate(doc: dict[str, Any]) -> dict[str, Any]:
     system = doc.get("system")
-    if system not in SYSTEMS:
+    if not isinstance(system, str) or system not in SYSTEMS:
         known = ", ".join(sorted(SYSTEMS))
         raise EngineError("system", f"{json.dumps(system, ensure_ascii=False)} is not a known system ({known})")
     module = importlib.import_module(SYSTEMS[system])

@@ -1,4 +1,4 @@
-"""Shared test set-up. Engine tests (tests/ratings/engines, tests/tournaments/test_pairing*) need no Django.
+"""Shared test set-up. Engine tests (tests/ratings/engines, tests/tournaments/pairing) need no Django.
 
 ``postgres`` and ``celery_worker`` are for the tests that need the real components: locking and concurrency on
 PostgreSQL, and a real Celery worker process consuming from Redis. On the embedded default (SQLite) those tests

@@ -1,14 +1,15 @@
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.options import IS_POPUP_VAR
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
-from ratings.mahjong.admin_hooks import TOURNAMENT_ACTIONS
+from federation.admin import installed_admin_hooks
 from tournaments import services
-from tournaments.models import ORGANISER_MAX_K, Result, Stage, Tournament, TournamentStatus
+from tournaments.models import Result, Stage, Tournament, TournamentStatus
 
 STAFF_ONLY_FIELDS = [
     "status",
@@ -24,21 +25,15 @@ STAFF_JUDGEMENT_FIELDS = ["accreditation_note", "rank_restriction_legitimate"]
 
 
 class TournamentAdminForm(forms.ModelForm):
-    """Guards the coefficient: organisers choose K of 1 or 2, and once results are in only staff change K."""
+    """Guards the coefficient with the one K rule (``services.tournament_k_check``) and the dates."""
 
     def clean(self):
         cleaned = super().clean()
-        user = self.request_user
-        k = cleaned.get("k")
-        can_high = user.has_perm("tournaments.set_high_coefficient")
-        if k is not None and k > ORGANISER_MAX_K and not can_high:
-            self.add_error(
-                "k",
-                _("Only federation staff may set K above %(max)s; ask them before the tournament starts.")
-                % {"max": ORGANISER_MAX_K},
-            )
-        if self.instance.pk and "k" in self.changed_data and not can_high and self.instance.results.exists():
-            self.add_error("k", _("Results are entered: only federation staff may change K now."))
+        if "k" in self.fields:
+            try:
+                services.tournament_k_check(user=self.request_user, tournament=self.instance, k=cleaned.get("k"))
+            except ValidationError as error:
+                self.add_error(None, error)
         start, end = cleaned.get("start_date"), cleaned.get("end_date")
         if start and end and end < start:
             self.add_error("end_date", _("The end date is before the start date."))
@@ -113,7 +108,7 @@ class TournamentAdmin(SimpleHistoryAdmin):
     search_fields = ["name", "city"]
     date_hierarchy = "end_date"
     autocomplete_fields = ["judges"]
-    actions = ["submit", "approve", "return_to_draft", *TOURNAMENT_ACTIONS]
+    actions = ["submit", "approve", "return_to_draft"]
     fieldsets = [
         (None, {"fields": ["discipline", "name", ("start_date", "end_date"), ("city", "country"), "organiser"]}),
         (_("Status"), {"fields": [("status", "submitted_at"), ("approved_by", "approved_at")]}),
@@ -185,7 +180,13 @@ class TournamentAdmin(SimpleHistoryAdmin):
         services.tournament_results_changed(tournament=form.instance, player_ids_before=before)
 
     def get_actions(self, request):
+        """The workflow's actions, and those each rating system's home adds (``TOURNAMENT_ACTIONS`` in its admin)."""
         actions = super().get_actions(request)
+        if IS_POPUP_VAR in request.GET:
+            return actions
+        for home_actions in installed_admin_hooks("TOURNAMENT_ACTIONS"):
+            for action in home_actions:
+                actions[action.__name__] = self.get_action(action)
         if not request.user.has_perm("tournaments.approve_tournament"):
             for name in ("approve", "return_to_draft"):
                 actions.pop(name, None)

@@ -152,10 +152,6 @@ class Tournament(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("tournaments:tournament_detail", args=[self.pk])
 
-    @property
-    def is_cut_off(self) -> bool:
-        return self.stages.exists()
-
 
 class Stage(models.Model):
     """A stage of a mahjong tournament with cut-offs: its hanchans and how many players it starts with."""

@@ -29,9 +29,27 @@ class ResultRow:
     substitute: bool = False
 
 
-def can_set_k(*, user: AbstractBaseUser, k: int | None) -> bool:
-    """Organisers choose K of 1 or 2; anything above is federation staff's (rules/gorbunov.md, "K")."""
-    return k is None or k <= ORGANISER_MAX_K or user.has_perm("tournaments.set_high_coefficient")
+def tournament_k_check(*, user: AbstractBaseUser, tournament: Tournament | None, k: int | None) -> None:
+    """Whether ``user`` may give ``tournament`` (None: a new one) the coefficient ``k`` (rules/gorbunov.md, "K").
+
+    Organisers choose K of 1 or 2, anything above is federation staff's; once results are in, only staff change K
+    at all, since it decides how much those results move every player's rating. Raises ``ValidationError`` on
+    ``k`` with the reason; the admin's form and any other write of K call this one rule.
+    """
+    if user.has_perm("tournaments.set_high_coefficient"):
+        return
+    if k is not None and k > ORGANISER_MAX_K:
+        raise ValidationError(
+            {
+                "k": _("Only federation staff may set K above %(max)s; ask them before the tournament starts.")
+                % {"max": ORGANISER_MAX_K}
+            }
+        )
+    if tournament is None or tournament.pk is None:
+        return
+    stored = Tournament.objects.filter(pk=tournament.pk).values_list("k", flat=True).first()
+    if k != stored and tournament.results.exists():
+        raise ValidationError({"k": _("Results are entered: only federation staff may change K now.")})
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "ratings.gorbunov",
     "ratings.mahjong",
     "ratings.preferans",
+    "ratings.dirs",
     "tournaments.go",
 ]
 
@@ -104,8 +105,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# Russian first: a visitor without a language cookie sees Russian (LocaleMiddleware falls back to LANGUAGE_CODE,
-# and we do not let the browser's Accept-Language decide, see federation.middleware).
+# Russian first: the addresses without a language prefix are Russian whatever the browser's Accept-Language or a
+# cookie says (federation/urls.py uses i18n_patterns with prefix_default_language=False, and LocaleMiddleware then
+# takes LANGUAGE_CODE for them); English lives under /en/.
 LANGUAGE_CODE = "ru"
 LANGUAGES = [("ru", _("Russian")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
@@ -128,7 +130,10 @@ LOGIN_URL = "admin:login"
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="")
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not CELERY_BROKER_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
-CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", default=CELERY_BROKER_URL or None)
+# Without a broker the results stay in the web process's memory, so that the admin's progress page
+# (ratings.progress) shows a task that ran eagerly like one a worker ran.
+CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", default=CELERY_BROKER_URL or "cache+memory://")
+CELERY_TASK_STORE_EAGER_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -142,6 +147,7 @@ DJANGO_TABLES2_TABLE_ATTRS = {"class": "table table-sm table-striped table-hover
 PLAYER_PAGE_SECTIONS: list[str] = [
     "ratings.gorbunov.sections.player_section",
     "ratings.mahjong.sections.player_section",
+    "ratings.dirs.sections.player_section",
     "tournaments.go.sections.player_section",
     "ratings.preferans.sections.player_section",
 ]

@@ -1,13 +1,11 @@
-"""What every rating engine shares: the one error type for bad data, the bilingual explanation, rounding.
+"""What every rating engine shares: the one error type for bad data, the bilingual explanation, the rounding.
 
 Engines are pure Python, standard library only: no Django, no ORM (an import-linter contract keeps it so).
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
 
 
 class FieldError(ValueError):
@@ -43,16 +41,19 @@ class Explanation:
         return self.ru if language.startswith("ru") else self.en
 
 
-def round_half_away(value: float, ndigits: int = 0) -> float:
-    """Round half away from zero (2.5 -> 3, -2.5 -> -3), as the federations round, unlike Python's ``round``.
+def div_round_half_away(numerator: int, denominator: int) -> int:
+    """``numerator / denominator`` rounded half away from zero (5/2 -> 3, -5/2 -> -3), exactly, on whole numbers.
 
-    Goes through ``Decimal(repr(value))`` so that 0.125 rounds to 0.13 as a person writing it down expects.
+    Every rating system rounds a half away from zero, unlike Python's ``round``; working on the exact numerator
+    and a positive denominator means no binary float decides a value that lies exactly half-way.
     """
-    quantum = Decimal(1).scaleb(-ndigits)
-    rounded = Decimal(repr(value)).quantize(quantum, rounding=ROUND_HALF_UP)
-    return float(rounded)
+    if numerator >= 0:
+        return (2 * numerator + denominator) // (2 * denominator)
+    return -((denominator - 2 * numerator) // (2 * denominator))
 
 
-def round_int(value: float) -> int:
-    """Round half away from zero to a whole number."""
-    return int(math.copysign(math.floor(abs(value) + 0.5), value))
+def shown(numerator: int, denominator: int, places: int) -> float:
+    """``numerator / denominator`` with ``places`` decimals, rounded half away from zero from the exact fraction:
+    how the pages and the stored details show a number that the engine keeps exact (Rt, base, R)."""
+    scale = 10**places
+    return div_round_half_away(numerator * scale, denominator) / scale

@@ -21,11 +21,11 @@ Decisions taken here where `rules/go.md` is silent:
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ratings.engines.common import EngineError, Explanation
+from ratings.engines.parse import integral, is_whole, parse_list, parse_map, parse_object, require
 
 KOMI_NORMAL = "normal"
 KOMI_NONE = "none"
@@ -167,7 +167,7 @@ def rating_from_rank(number: int, kind: str) -> int:
     if kind not in (KYU, DAN):
         raise EngineError("rank", f'{kind!r} is neither "kyu" nor "dan"')
     top = 21 if kind == KYU else 9
-    if type(number) is not int or not 1 <= number <= top:
+    if not is_whole(number) or not 1 <= number <= top:
         raise EngineError("rank", f"{number!r} {kind} is not a rank (1..{top} {kind})")
     return (21 - number) * 10 if kind == KYU else (20 + number) * 10
 
@@ -210,7 +210,7 @@ def step_size(rating: int) -> int:
 
 def tournament_step_cap(rounds_left_after: int) -> int:
     """`rules/go.md`, part 2, "DIRS in tournaments": a win climbs at most ``rounds left after this one + 1``."""
-    if type(rounds_left_after) is not int or rounds_left_after < 0:
+    if not is_whole(rounds_left_after) or rounds_left_after < 0:
         raise EngineError("rounds_left", f"{rounds_left_after!r} is not a whole number >= 0")
     return rounds_left_after + 1
 
@@ -284,11 +284,11 @@ def rate_game(
     _check_acceleration(black.acceleration, "black.acceleration")
     if winner not in ("white", "black"):
         raise EngineError("winner", f'{winner!r} is neither "white" nor "black"')
-    if type(handicap) is not int or handicap < 0:
+    if not is_whole(handicap) or handicap < 0:
         raise EngineError("handicap", f"{handicap!r} is not a whole number of stones >= 0")
     if komi not in KOMIS:
         raise EngineError("komi", f"{komi!r} is not one of normal, none, reverse")
-    if max_steps is not None and (type(max_steps) is not int or max_steps < 1):
+    if max_steps is not None and (not is_whole(max_steps) or max_steps < 1):
         raise EngineError("max_steps", f"{max_steps!r} is not a whole number >= 1")
     check = check_rated(white.rating, black.rating, handicap, komi)
     if not check.rated:
@@ -339,30 +339,27 @@ def _explain_game(outcome: GameOutcome) -> Explanation:
 
 
 def _check_rating(rating: Any, where: str) -> None:
-    if type(rating) is not int:
+    if not is_whole(rating):
         raise EngineError(where, f"{rating!r} is not a whole number")
     if rating < START_RATING:
         raise EngineError(where, f"{rating} is below 000")
 
 
 def _check_acceleration(value: Any, where: str) -> None:
-    if type(value) is not int or value < 0:
+    if not is_whole(value) or value < 0:
         raise EngineError(where, f"{value!r} is not a whole number >= 0")
 
 
-def _whole(value: Any) -> Any:
-    return int(value) if isinstance(value, float) and value.is_integer() else value
+def _parse_rating(value: Any, where: str) -> int:
+    value = integral(value)
+    _check_rating(value, where)
+    return value
 
 
-def _int_map(raw: Any, where: str, check: Any) -> dict[str, int]:
-    if not isinstance(raw, dict):
-        raise EngineError(where, "is not an object of player: number")
-    result = {}
-    for name, value in raw.items():
-        value = _whole(value)
-        check(value, f"{where}.{name}")
-        result[name] = value
-    return result
+def _parse_acceleration(value: Any, where: str) -> int:
+    value = integral(value)
+    _check_acceleration(value, where)
+    return value
 
 
 def rate_document(doc: dict) -> dict:
@@ -371,16 +368,13 @@ def rate_document(doc: dict) -> dict:
     Accepted besides the documented input: ``accelerations`` (to continue from an earlier output) and a game's
     ``rounds_left`` (the tournament step cap). Each output game also has ``reason`` and ``explanation``.
     """
-    if not isinstance(doc, dict):
-        raise EngineError("document", "is not a JSON object")
+    parse_object(doc, "document")
     system = doc.get("system", "dirs")
     if system != "dirs":
         raise EngineError("system", f'{system!r} is not "dirs"')
-    ratings = _int_map(doc.get("ratings", {}), "ratings", _check_rating)
-    accelerations = _int_map(doc.get("accelerations", {}), "accelerations", _check_acceleration)
-    raw_games = doc.get("games", [])
-    if not isinstance(raw_games, list):
-        raise EngineError("games", "is not a list")
+    ratings = parse_map(doc.get("ratings", {}), "ratings", _parse_rating)
+    accelerations = parse_map(doc.get("accelerations", {}), "accelerations", _parse_acceleration)
+    raw_games = parse_list(doc.get("games", []), "games")
     games = [_parse_game(raw, f"games[{i}]") for i, raw in enumerate(raw_games)]
     states: dict[str, DirsPlayer] = {}
     for name in dict.fromkeys([*ratings, *accelerations, *(p for g in games for p in (g[0], g[1]))]):
@@ -415,12 +409,8 @@ def rate_document(doc: dict) -> dict:
 
 
 def _parse_game(raw: Any, where: str) -> tuple[str, str, str, int, str, int | None]:
-    if not isinstance(raw, Mapping):
-        raise EngineError(where, "is not an object")
-    for key in ("white", "black", "winner"):
-        if key not in raw:
-            raise EngineError(f"{where}.{key}", "is missing")
-    white, black, winner = raw["white"], raw["black"], raw["winner"]
+    parse_object(raw, where)
+    white, black, winner = (require(raw, key, where) for key in ("white", "black", "winner"))
     for key, value in (("white", white), ("black", black)):
         if not isinstance(value, str) or not value:
             raise EngineError(f"{where}.{key}", f"{value!r} is not a player id")
@@ -429,14 +419,14 @@ def _parse_game(raw: Any, where: str) -> tuple[str, str, str, int, str, int | No
     if winner not in (white, black):
         shown = f'"{winner}"' if isinstance(winner, str) else repr(winner)
         raise EngineError(f"{where}.winner", f"{shown} is neither white nor black")
-    handicap = _whole(raw.get("handicap", 0))
-    if type(handicap) is not int or handicap < 0:
+    handicap = integral(raw.get("handicap", 0))
+    if not is_whole(handicap) or handicap < 0:
         raise EngineError(f"{where}.handicap", f"{handicap!r} is not a whole number of stones >= 0")
     komi = raw.get("komi", KOMI_NORMAL)
     if komi not in KOMIS:
         raise EngineError(f"{where}.komi", f"{komi!r} is not one of normal, none, reverse")
     rounds_left = raw.get("rounds_left")
-    if rounds_left is not None and (type(rounds_left) is not int or rounds_left < 0):
+    if rounds_left is not None and (not is_whole(rounds_left) or rounds_left < 0):
         raise EngineError(f"{where}.rounds_left", f"{rounds_left!r} is not a whole number >= 0")
     return white, black, winner, handicap, komi, rounds_left
 

@@ -31,7 +31,18 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ratings.engines.common import EngineError, Explanation
+from ratings.engines.common import EngineError, Explanation, div_round_half_away
+from ratings.engines.parse import (
+    integral,
+    is_date,
+    is_whole,
+    parse_bool,
+    parse_date,
+    parse_list,
+    parse_map,
+    parse_object,
+    require,
+)
 
 #: `rules/gorbunov.md`, "Symbols": a newcomer starts at 100, and rule 5 keeps every rating at or above it.
 START_RATING = 100
@@ -78,14 +89,6 @@ _RULE_TEXT = {
 }
 
 
-def _is_date(value: Any) -> bool:
-    return isinstance(value, dt.date) and not isinstance(value, dt.datetime)
-
-
-def _is_whole(value: Any) -> bool:
-    return type(value) is int
-
-
 @dataclass(frozen=True, slots=True)
 class GorbunovSettings:
     """The parameters of one Gorbunov rating list (`rules/gorbunov.md`, "Optional rules" and "Decision (size)")."""
@@ -97,9 +100,9 @@ class GorbunovSettings:
 
     def __post_init__(self) -> None:
         # Below 2 the winner would also be the last place, and rules 1 and 4 contradict each other.
-        if type(self.min_participants) is not int or self.min_participants < 2:
+        if not is_whole(self.min_participants) or self.min_participants < 2:
             raise EngineError("settings.min_participants", f"{self.min_participants!r} is not a whole number >= 2")
-        if not _is_date(self.draft_bonus_since):
+        if not is_date(self.draft_bonus_since):
             raise EngineError("settings.draft_bonus_since", f"{self.draft_bonus_since!r} is not a date")
 
 
@@ -115,7 +118,7 @@ class Placement:
 
 
 @dataclass(frozen=True, slots=True)
-class Tournament:
+class RatedTournament:
     """A tournament as the engine needs it. ``sqrt_rule=None`` follows the rating list's setting."""
 
     id: str
@@ -183,7 +186,7 @@ class Change:
 class TournamentOutcome:
     """A tournament's changes, or ``rated=False`` and the reason why it does not count."""
 
-    tournament: Tournament
+    tournament: RatedTournament
     rated: bool
     changes: tuple[Change, ...]
     reason: Explanation | None = None
@@ -236,13 +239,13 @@ def week_start(day: dt.date) -> dt.date:
     return day - dt.timedelta(days=day.weekday())
 
 
-def effective_k(tournament: Tournament, settings: GorbunovSettings = DEFAULT_SETTINGS) -> int:
-    """`rules/gorbunov.md`, "Tournament coefficient K": draft tournaments from April 2004 on add 1 to K."""
+def effective_k(tournament: RatedTournament, settings: GorbunovSettings = DEFAULT_SETTINGS) -> int:
+    """`rules/gorbunov.md`, "RatedTournament coefficient K": draft tournaments from April 2004 on add 1 to K."""
     return tournament.k + (1 if _draft_bonus(tournament, settings) else 0)
 
 
 def rate_tournament(
-    tournament: Tournament,
+    tournament: RatedTournament,
     ratings: Mapping[str, int],
     settings: GorbunovSettings = DEFAULT_SETTINGS,
     *,
@@ -260,7 +263,7 @@ def rate_tournament(
 
 def rate_week(
     ratings: Mapping[str, int],
-    tournaments: Sequence[Tournament],
+    tournaments: Sequence[RatedTournament],
     settings: GorbunovSettings = DEFAULT_SETTINGS,
     *,
     path: str = "tournaments",
@@ -282,7 +285,7 @@ def rate_week(
 
 def rate_season(
     ratings: Mapping[str, int],
-    tournaments: Sequence[Tournament],
+    tournaments: Sequence[RatedTournament],
     settings: GorbunovSettings = DEFAULT_SETTINGS,
     *,
     path: str = "tournaments",
@@ -296,7 +299,7 @@ def rate_season(
     _validate_ratings(ratings)
     _validate_all(tournaments, path)
     current: dict[str, int] = dict(ratings)
-    by_week: dict[dt.date, list[tuple[int, Tournament]]] = {}
+    by_week: dict[dt.date, list[tuple[int, RatedTournament]]] = {}
     for index, tournament in enumerate(tournaments):
         by_week.setdefault(week_start(tournament.date), []).append((index, tournament))
     weeks = []
@@ -316,7 +319,7 @@ def rate_season(
 
 def _rate_valid_week(
     ratings: Mapping[str, int],
-    tournaments: Sequence[Tournament],
+    tournaments: Sequence[RatedTournament],
     settings: GorbunovSettings,
     start: dt.date | None,
 ) -> WeekOutcome:
@@ -341,7 +344,7 @@ def _rate_valid_week(
 
 
 def _rate_valid_tournament(
-    tournament: Tournament, ratings: Mapping[str, int], settings: GorbunovSettings
+    tournament: RatedTournament, ratings: Mapping[str, int], settings: GorbunovSettings
 ) -> TournamentOutcome:
     results = tournament.results
     u = len(results)
@@ -404,7 +407,7 @@ def _rate_valid_tournament(
             applied.append(RULE_LAST)
         # "Decision (rounding and floor)": I = round(base·K), half away from zero; exact on whole numbers.
         scaled = numerator * k
-        delta = (2 * scaled + den) // (2 * den) if scaled >= 0 else -((den - 2 * scaled) // (2 * den))
+        delta = div_round_half_away(scaled, den)
         if sqrt_rule and delta < 0 and m * m <= u:
             delta = 0
             applied.append(RULE_SQRT)
@@ -420,7 +423,7 @@ def _rate_valid_tournament(
     return TournamentOutcome(tournament=tournament, rated=True, changes=tuple(changes))
 
 
-def _draft_bonus(tournament: Tournament, settings: GorbunovSettings) -> bool:
+def _draft_bonus(tournament: RatedTournament, settings: GorbunovSettings) -> bool:
     return tournament.format == "draft" and tournament.date >= settings.draft_bonus_since
 
 
@@ -460,7 +463,7 @@ def _explain_change(change: Change) -> Explanation:
     k_en = f"K = {k}" + (f" ({ctx.k_given} + 1 for a draft)" if ctx.draft_bonus else "")
     k_ru = f"K = {k}" + (f" ({ctx.k_given} + 1 за драфт)" if ctx.draft_bonus else "")
     rounded = base * k
-    round_int_value = _round_half_away_exact(change.base_numerator * k, den)
+    rounded_delta = div_round_half_away(change.base_numerator * k, den)
     en = [
         f"U = {u} participants, place M = {m}, your start-of-week rating Rs = {rs}",
         f"tournament strength Rt = mean of the start-of-week ratings = {ctx.strength_total}/{u} = {_num(rt)}",
@@ -474,8 +477,8 @@ def _explain_change(change: Change) -> Explanation:
     for rule in base_rules:
         en.append(f"{_RULE_TEXT[rule][0]}, so base = {_num(base)}")
         ru.append(f"{_RULE_TEXT[rule][1]}, поэтому base = {_num(base)}")
-    en.append(f"{k_en}; I = round(base·K) = round({_num(base)}·{k}) = round({_num(rounded)}) = {round_int_value}")
-    ru.append(f"{k_ru}; I = round(base·K) = round({_num(base)}·{k}) = round({_num(rounded)}) = {round_int_value}")
+    en.append(f"{k_en}; I = round(base·K) = round({_num(base)}·{k}) = round({_num(rounded)}) = {rounded_delta}")
+    ru.append(f"{k_ru}; I = round(base·K) = round({_num(base)}·{k}) = round({_num(rounded)}) = {rounded_delta}")
     for rule in after_rules:
         if rule == RULE_SEALED:
             detail = f"-floor(({rs} - 100)/2) = {-((rs - FLOOR) // 2)}"
@@ -488,12 +491,6 @@ def _explain_change(change: Change) -> Explanation:
     en.append(f"after this tournament: {rs} + {_signed_paren(change.delta)} = {change.after}")
     ru.append(f"после турнира: {rs} + {_signed_paren(change.delta)} = {change.after}")
     return Explanation("; ".join(en), "; ".join(ru))
-
-
-def _round_half_away_exact(numerator: int, denominator: int) -> int:
-    if numerator >= 0:
-        return (2 * numerator + denominator) // (2 * denominator)
-    return -((-2 * numerator + denominator) // (2 * denominator))
 
 
 # --- validation -----------------------------------------------------------------------------------------------------
@@ -510,19 +507,19 @@ def _validate_ratings(ratings: Mapping[str, int]) -> None:
 
 
 def _check_rating(rating: Any, where: str) -> None:
-    if not _is_whole(rating):
+    if not is_whole(rating):
         raise EngineError(where, f"{rating!r} is not a whole number")
     if rating < FLOOR:
         raise EngineError(where, f"{rating} is below the floor of {FLOOR}")
 
 
-def _validate_ratings_of(tournament: Tournament, ratings: Mapping[str, int]) -> None:
+def _validate_ratings_of(tournament: RatedTournament, ratings: Mapping[str, int]) -> None:
     for placement in tournament.results:
         if placement.player in ratings:
             _check_rating(ratings[placement.player], f"ratings.{placement.player}")
 
 
-def _validate_all(tournaments: Sequence[Tournament], path: str) -> None:
+def _validate_all(tournaments: Sequence[RatedTournament], path: str) -> None:
     seen: dict[str, int] = {}
     for index, tournament in enumerate(tournaments):
         where = f"{path}[{index}]"
@@ -532,20 +529,20 @@ def _validate_all(tournaments: Sequence[Tournament], path: str) -> None:
         seen[tournament.id] = index
 
 
-def _validate_tournament(tournament: Tournament, where: str) -> None:
+def _validate_tournament(tournament: RatedTournament, where: str) -> None:
     """`rules/gorbunov.md`, "Decision (size)": places are distinct whole numbers 1..U, a player appears once."""
-    if not isinstance(tournament, Tournament):
+    if not isinstance(tournament, RatedTournament):
         raise EngineError(where, "not a tournament")
     if not isinstance(tournament.id, str) or not tournament.id:
         raise EngineError(f"{where}.id", f"{tournament.id!r} is not a non-empty string")
-    if not _is_date(tournament.date):
+    if not is_date(tournament.date):
         raise EngineError(f"{where}.date", f"{tournament.date!r} is not a date")
-    if not _is_whole(tournament.k) or tournament.k < 1:
+    if not is_whole(tournament.k) or tournament.k < 1:
         raise EngineError(f"{where}.k", f"{tournament.k!r} is not a positive whole number")
     if not isinstance(tournament.format, str):
         raise EngineError(f"{where}.format", f"{tournament.format!r} is not a string")
-    if tournament.sqrt_rule is not None and not isinstance(tournament.sqrt_rule, bool):
-        raise EngineError(f"{where}.sqrt_rule", f"{tournament.sqrt_rule!r} is neither true nor false")
+    if tournament.sqrt_rule is not None:
+        parse_bool(tournament.sqrt_rule, f"{where}.sqrt_rule")
     results = tournament.results
     u = len(results)
     places: dict[int, int] = {}
@@ -555,7 +552,7 @@ def _validate_tournament(tournament: Tournament, where: str) -> None:
         player, place = placement.player, placement.place
         if not isinstance(player, str) or not player:
             raise EngineError(f"{at}.player", f"{player!r} is not a non-empty string")
-        if not _is_whole(place):
+        if not is_whole(place):
             raise EngineError(f"{at}.place", f"{place!r} is not a whole number")
         if place < 1:
             raise EngineError(f"{at}.place", f"{place} is smaller than 1")
@@ -579,16 +576,13 @@ def rate_document(doc: dict) -> dict:
     ``draft_bonus_since`` (default 2004-04-01). Besides the documented keys the output has ``excluded`` (only when
     a tournament is too small to be rated, with the reason) and each change has ``after`` and ``explanation``.
     """
-    if not isinstance(doc, dict):
-        raise EngineError("document", "is not a JSON object")
+    parse_object(doc, "document")
     system = doc.get("system", "gorbunov")
     if system != "gorbunov":
         raise EngineError("system", f'{system!r} is not "gorbunov"')
-    ratings = _parse_ratings(doc.get("ratings", {}))
+    ratings = parse_map(doc.get("ratings", {}), "ratings", _parse_rating, what="rating")
     settings = _parse_options(doc.get("options", {}))
-    raw_tournaments = doc.get("tournaments", [])
-    if not isinstance(raw_tournaments, list):
-        raise EngineError("tournaments", "is not a list")
+    raw_tournaments = parse_list(doc.get("tournaments", []), "tournaments")
     tournaments = [_parse_tournament(raw, f"tournaments[{i}]") for i, raw in enumerate(raw_tournaments)]
     season = rate_season(ratings, tournaments, settings)
     changes = []
@@ -614,89 +608,48 @@ def rate_document(doc: dict) -> dict:
     return result
 
 
-def _parse_ratings(raw: Any) -> dict[str, int]:
-    if not isinstance(raw, dict):
-        raise EngineError("ratings", "is not an object of player: rating")
-    ratings = {}
-    for player, value in raw.items():
-        where = f"ratings.{player}"
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        _check_rating(value, where)
-        ratings[player] = value
-    return ratings
+def _parse_rating(value: Any, where: str) -> int:
+    value = integral(value)
+    _check_rating(value, where)
+    return value
 
 
 def _parse_options(raw: Any) -> GorbunovSettings:
-    if not isinstance(raw, dict):
-        raise EngineError("options", "is not an object")
+    parse_object(raw, "options")
     kwargs: dict[str, Any] = {}
     for name in ("sqrt_rule", "sealed_cap"):
         if name in raw:
-            if not isinstance(raw[name], bool):
-                raise EngineError(f"options.{name}", f"{raw[name]!r} is neither true nor false")
-            kwargs[name] = raw[name]
+            kwargs[name] = parse_bool(raw[name], f"options.{name}")
     if "min_participants" in raw:
         value = raw["min_participants"]
-        if not _is_whole(value) or value < 2:
+        if not is_whole(value) or value < 2:
             raise EngineError("options.min_participants", f"{value!r} is not a whole number >= 2")
         kwargs["min_participants"] = value
     if "draft_bonus_since" in raw:
-        kwargs["draft_bonus_since"] = _parse_date(raw["draft_bonus_since"], "options.draft_bonus_since")
+        kwargs["draft_bonus_since"] = parse_date(raw["draft_bonus_since"], "options.draft_bonus_since")
     return GorbunovSettings(**kwargs)
 
 
-def _parse_date(raw: Any, where: str) -> dt.date:
-    if not isinstance(raw, str):
-        raise EngineError(where, f"{raw!r} is not a date (YYYY-MM-DD)")
-    try:
-        if len(raw) != 10:
-            raise ValueError(raw)
-        return dt.date.fromisoformat(raw)
-    except ValueError:
-        raise EngineError(where, f'"{raw}" is not a date (YYYY-MM-DD)') from None
-
-
-def _parse_tournament(raw: Any, where: str) -> Tournament:
-    if not isinstance(raw, dict):
-        raise EngineError(where, "is not an object")
-    for key in ("id", "date", "k", "results"):
-        if key not in raw:
-            raise EngineError(f"{where}.{key}", "is missing")
-    tournament_id = raw["id"]
-    if not isinstance(tournament_id, str) or not tournament_id:
-        raise EngineError(f"{where}.id", f"{tournament_id!r} is not a non-empty string")
-    date = _parse_date(raw["date"], f"{where}.date")
-    k = raw["k"]
-    if not _is_whole(k) or k < 1:
-        raise EngineError(f"{where}.k", f"{k!r} is not a positive whole number")
-    tournament_format = raw.get("format", "")
-    if tournament_format is None:
-        tournament_format = ""
-    if not isinstance(tournament_format, str):
-        raise EngineError(f"{where}.format", f"{tournament_format!r} is not a string")
-    sqrt_rule = raw.get("sqrt_rule")
-    if sqrt_rule is not None and not isinstance(sqrt_rule, bool):
-        raise EngineError(f"{where}.sqrt_rule", f"{sqrt_rule!r} is neither true nor false")
-    raw_results = raw["results"]
-    if not isinstance(raw_results, list):
-        raise EngineError(f"{where}.results", "is not a list")
+def _parse_tournament(raw: Any, where: str) -> RatedTournament:
+    """The tournament as given; :func:`rate_season` checks its values with the same field names."""
+    parse_object(raw, where)
+    tournament_id = require(raw, "id", where)
+    date = parse_date(require(raw, "date", where), f"{where}.date")
+    k = require(raw, "k", where)
+    raw_results = parse_list(require(raw, "results", where), f"{where}.results")
     results = []
     for index, line in enumerate(raw_results):
         at = f"{where}.results[{index}]"
-        if not isinstance(line, dict):
-            raise EngineError(at, "is not an object")
-        for key in ("player", "place"):
-            if key not in line:
-                raise EngineError(f"{at}.{key}", "is missing")
-        results.append(Placement(player=line["player"], place=line["place"]))
-    return Tournament(
+        parse_object(line, at)
+        results.append(Placement(player=require(line, "player", at), place=require(line, "place", at)))
+    tournament_format = raw.get("format")
+    return RatedTournament(
         id=tournament_id,
         date=date,
         k=k,
         results=tuple(results),
-        format=tournament_format,
-        sqrt_rule=sqrt_rule,
+        format="" if tournament_format is None else tournament_format,
+        sqrt_rule=raw.get("sqrt_rule"),
     )
 
 
@@ -707,8 +660,8 @@ __all__ = [
     "Change",
     "GorbunovSettings",
     "Placement",
+    "RatedTournament",
     "SeasonOutcome",
-    "Tournament",
     "TournamentContext",
     "TournamentOutcome",
     "WeekOutcome",

@@ -28,14 +28,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from ratings.engines.common import EngineError, Explanation
+from ratings.engines.parse import (
+    integral,
+    is_number,
+    is_whole,
+    parse_list,
+    parse_map,
+    parse_number,
+    parse_object,
+    parse_str,
+    require,
+)
 
 AMATEUR = "amateur"
 PRO = "pro"
 LEAGUES = (AMATEUR, PRO)
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,11 +62,10 @@ class PreferansSettings:
     def __post_init__(self) -> None:
         for name in ("x", "y", "base_kd", "smoothing_threshold"):
             value = getattr(self, name)
-            if not _is_number(value) or value <= 0:
+            if not is_number(value) or value <= 0:
                 raise EngineError(f"settings.{name}", f"{value!r} is not a positive number")
         for name in ("start_rating", "pro_threshold", "min_kd", "max_kd", "expected_cap"):
-            if not _is_number(getattr(self, name)):
-                raise EngineError(f"settings.{name}", f"{getattr(self, name)!r} is not a number")
+            parse_number(getattr(self, name), f"settings.{name}")
         if self.min_kd > self.max_kd:
             raise EngineError("settings.min_kd", f"{self.min_kd} is larger than max_kd ({self.max_kd})")
 
@@ -93,7 +99,7 @@ def league_for(league: str, rating: float, settings: PreferansSettings = DEFAULT
 
 
 @dataclass(frozen=True, slots=True)
-class Deal:
+class DealWhists:
     """One completed deal: each player's net whists (`rules/preferans.md`, "What a deal's whists are")."""
 
     game: str
@@ -255,14 +261,14 @@ class DealRun:
 
     ``checked=True`` skips the per-deal validation, for a caller that has already refused everything it refuses (2
     to 4 players named by non-empty strings, whole whists summing to zero, one table per game) with its own field
-    names: the bulk import does, and this saves it a tenth of its time.
+    names: the bulk import does, so a deal is not checked twice.
     """
 
     __slots__ = ("_bots", "_checked", "_deals", "_path", "_settings", "bot_max", "peak", "pro", "rating")
 
     def __init__(
         self,
-        deals: Sequence[Deal],
+        deals: Sequence[DealWhists],
         players: Mapping[str, PlayerState] | None = None,
         settings: PreferansSettings = DEFAULT_SETTINGS,
         *,
@@ -272,8 +278,7 @@ class DealRun:
     ) -> None:
         bots = dict(bots or {})
         for name, level_max in bots.items():
-            if not _is_number(level_max):
-                raise EngineError(f"bots.{name}", f"{level_max!r} is not a number")
+            parse_number(level_max, f"bots.{name}")
         self._deals, self._settings, self._bots, self._path = deals, settings, bots, path
         self._checked = checked
         self.rating: dict[str, float] = {}
@@ -395,7 +400,7 @@ class DealRun:
 
 
 def rate_deals(
-    deals: Sequence[Deal],
+    deals: Sequence[DealWhists],
     players: Mapping[str, PlayerState] | None = None,
     settings: PreferansSettings = DEFAULT_SETTINGS,
     *,
@@ -405,8 +410,8 @@ def rate_deals(
 ) -> Ledger:
     """Rate deals in order; the bulk path of a rebuild. Anyone without a state is a newcomer (a bot if in ``bots``).
 
-    With ``record=False`` (the default) no per-deal object is built, which keeps a million deals well inside the
-    time a rebuild may take; ``record=True`` returns every ``DealOutcome`` with its explanations.
+    With ``record=False`` (the default) no per-deal object is built, since a rebuild needs only the final states;
+    ``record=True`` returns every ``DealOutcome`` with its explanations.
     """
     run = DealRun(deals, players, settings, bots=bots, path=path)
     if not record:
@@ -524,21 +529,18 @@ def _validate_whists(whists: Any, where: str) -> None:
     for player, value in whists.items():
         if not isinstance(player, str) or not player:
             raise EngineError(where, f"player {player!r} is not a non-empty string")
-        if type(value) is not int:
-            if isinstance(value, float) and value.is_integer():
-                value = int(value)
-            else:
-                raise EngineError(where, f'player "{player}": {value!r} is not a whole number of whists')
+        value = integral(value)
+        if not is_whole(value):
+            raise EngineError(where, f'player "{player}": {value!r} is not a whole number of whists')
         total += value
     if total != 0:
         raise EngineError(where, f"the whists sum to {total}, not to zero")
 
 
-def _validate_deal(deal: Deal, where: str, tables: dict[str, frozenset[str]]) -> None:
-    if not isinstance(deal, Deal):
+def _validate_deal(deal: DealWhists, where: str, tables: dict[str, frozenset[str]]) -> None:
+    if not isinstance(deal, DealWhists):
         raise EngineError(where, "not a deal")
-    if not isinstance(deal.game, str) or not deal.game:
-        raise EngineError(f"{where}.game", f"{deal.game!r} is not a non-empty string")
+    parse_str(deal.game, f"{where}.game")
     whists = deal.whists
     _validate_whists(whists, f"{where}.whists")
     seated = frozenset(whists)
@@ -570,31 +572,20 @@ def rate_document(doc: dict) -> dict:
     a deal's ``players`` (its table). The output holds every player named anywhere, bots included, at full float
     precision, and ``deals`` with each player's change and explanation.
     """
-    if not isinstance(doc, dict):
-        raise EngineError("document", "is not a JSON object")
+    parse_object(doc, "document")
     system = doc.get("system", "preferans")
     if system != "preferans":
         raise EngineError("system", f'{system!r} is not "preferans"')
     settings = DEFAULT_SETTINGS
-    ratings = _number_map(doc.get("ratings", {}), "ratings")
-    bots = _number_map(doc.get("bots", {}), "bots")
-    peaks = _number_map(doc.get("max_ratings", {}), "max_ratings")
-    leagues = doc.get("leagues", {})
-    if not isinstance(leagues, dict):
-        raise EngineError("leagues", "is not an object of player: league")
-    for name, league in leagues.items():
-        if league not in LEAGUES:
-            raise EngineError(f"leagues.{name}", f'{league!r} is neither "amateur" nor "pro"')
-    raw_deals = doc.get("deals", [])
-    if not isinstance(raw_deals, list):
-        raise EngineError("deals", "is not a list")
+    ratings = parse_map(doc.get("ratings", {}), "ratings", parse_number)
+    bots = parse_map(doc.get("bots", {}), "bots", parse_number)
+    peaks = parse_map(doc.get("max_ratings", {}), "max_ratings", parse_number)
+    leagues = parse_map(doc.get("leagues", {}), "leagues", _parse_league, what="league")
     deals = []
-    for index, raw in enumerate(raw_deals):
+    for index, raw in enumerate(parse_list(doc.get("deals", []), "deals")):
         where = f"deals[{index}]"
-        if not isinstance(raw, dict):
-            raise EngineError(where, "is not an object")
-        if "whists" not in raw:
-            raise EngineError(f"{where}.whists", "is missing")
+        parse_object(raw, where)
+        whists = require(raw, "whists", where)
         game = raw.get("game", "")
         if not isinstance(game, str):
             raise EngineError(f"{where}.game", f"{game!r} is not a string")
@@ -603,7 +594,7 @@ def rate_document(doc: dict) -> dict:
             if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
                 raise EngineError(f"{where}.players", "is not a list of player ids")
             players = tuple(players)
-        deals.append(Deal(game=game or f"#{index}", whists=raw["whists"], players=players))
+        deals.append(DealWhists(game=game or f"#{index}", whists=whists, players=players))
     names = dict.fromkeys([*ratings, *bots, *peaks, *leagues])
     for deal in deals:
         if isinstance(deal.whists, dict):
@@ -647,23 +638,20 @@ def rate_document(doc: dict) -> dict:
     }
 
 
-def _number_map(raw: Any, where: str) -> dict[str, float]:
-    if not isinstance(raw, dict):
-        raise EngineError(where, "is not an object of player: number")
-    for name, value in raw.items():
-        if not _is_number(value):
-            raise EngineError(f"{where}.{name}", f"{value!r} is not a number")
-    return dict(raw)
+def _parse_league(value: Any, where: str) -> str:
+    if value not in LEAGUES:
+        raise EngineError(where, f'{value!r} is neither "amateur" nor "pro"')
+    return value
 
 
 __all__ = [
     "AMATEUR",
     "DEFAULT_SETTINGS",
     "PRO",
-    "Deal",
     "DealChange",
     "DealOutcome",
     "DealRun",
+    "DealWhists",
     "Ledger",
     "PlayerState",
     "PreferansSettings",

@@ -1,4 +1,4 @@
-from django.apps import AppConfig, apps
+from django.apps import AppConfig
 from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _
 
@@ -7,14 +7,15 @@ class GorbunovConfig(AppConfig):
     name = "ratings.gorbunov"
     label = "gorbunov"
     verbose_name = _("Gorbunov rating")
+    #: The public page of a list of each engine kept here (``RatingList.get_absolute_url``); it takes the slug.
+    rating_list_pages = {"gorbunov": "ratings:gorbunov:list_detail"}
 
     def ready(self) -> None:
-        # This app has no models of its own, so Django sends it no post_migrate: the lists' app does.
-        post_migrate.connect(_setup_defaults, sender=apps.get_app_config("ratings"), dispatch_uid="gorbunov.defaults")
+        post_migrate.connect(_setup_defaults, sender=self, dispatch_uid="gorbunov.setup_defaults")
 
 
 def _setup_defaults(**kwargs) -> None:
-    """The default Gorbunov lists and their weekly schedule, created once (staff may change them later)."""
+    """The default Gorbunov lists and the Monday publication's schedule, created once (staff may change them)."""
     from ratings.gorbunov.services import gorbunov_setup_defaults
 
     gorbunov_setup_defaults()

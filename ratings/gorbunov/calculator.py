@@ -9,10 +9,12 @@ whole sum). Only your change is read back.
 from __future__ import annotations
 
 import datetime as dt
+from fractions import Fraction
 
 from django.utils.translation import gettext as _
 
-from ratings.engines.gorbunov import FLOOR, Placement, Tournament, rate_tournament, week_start
+from ratings.engines.common import FieldError, div_round_half_away, shown
+from ratings.engines.gorbunov import FLOOR, Placement, RatedTournament, rate_tournament, week_start
 from ratings.gorbunov.params import engine_settings
 from ratings.models import RatingChange, RatingEntry, RatingList, RatingSnapshot
 from tournaments.models import CardFormat
@@ -20,11 +22,8 @@ from tournaments.models import CardFormat
 MAX_PARTICIPANTS = 256
 
 
-class CalculatorError(Exception):
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-        self.message = message
+class CalculatorError(FieldError):
+    """A calculator input the page must ask again for, named by its query parameter."""
 
 
 def changes_for_every_place(
@@ -46,10 +45,11 @@ def changes_for_every_place(
         raise CalculatorError("rating", _("A rating is at least 100."))
     if card_format not in {"", *CardFormat.values}:
         raise CalculatorError("format", _("Unknown format."))
-    total = int(rt * u + 0.5)
+    exact = Fraction(repr(rt))  # the decimal as typed, not the binary float
+    total = div_round_half_away(exact.numerator * u, exact.denominator)
     others = total - rating
     if others < FLOOR * (u - 1):
-        lowest = round((rating + FLOOR * (u - 1)) / u, 2)
+        lowest = shown(rating + FLOOR * (u - 1), u, 2)
         raise CalculatorError(
             "rt", _("With your rating of %(rating)s, Rt cannot be below %(min)s.") % {"rating": rating, "min": lowest}
         )
@@ -62,7 +62,7 @@ def changes_for_every_place(
     for place in range(1, u + 1):
         order = [f"o{i}" for i in range(u - 1)]
         order.insert(place - 1, "you")
-        tournament = Tournament(
+        tournament = RatedTournament(
             id="calculator",
             date=day,
             k=k,
@@ -72,20 +72,20 @@ def changes_for_every_place(
         outcome = rate_tournament(tournament, ratings, settings)
         if not outcome.rated:
             note = outcome.reason.in_language(language)
-            return {"u": u, "rt": round(total / u, 4), "k": k, "rating": rating, "places": [], "note": note}
+            return {"u": u, "rt": shown(total, u, 4), "k": k, "rating": rating, "places": [], "note": note}
         change = next(c for c in outcome.changes if c.player == "you")
         places.append(
             {
                 "place": place,
                 "delta": change.delta,
                 "after": change.after,
-                "base": round(change.base, 4),
+                "base": shown(change.base_numerator, 800 * u, 4),
                 "rules": list(change.rules),
                 "explanation": change.explanation.in_language(language),
             }
         )
     k_effective = outcome.changes[0].context.k
-    return {"u": u, "rt": round(total / u, 4), "k": k, "k_effective": k_effective, "rating": rating, "places": places}
+    return {"u": u, "rt": shown(total, u, 4), "k": k, "k_effective": k_effective, "rating": rating, "places": places}
 
 
 def tournament_inputs(*, rating_list: RatingList | None, tournament) -> dict:
@@ -120,7 +120,7 @@ def tournament_inputs(*, rating_list: RatingList | None, tournament) -> dict:
         total = FLOOR * u
     return {
         "u": u,
-        "rt": round(total / u, 4) if u else 0,
+        "rt": shown(total, u, 4) if u else 0,
         "k": tournament.k or 1,
         "format": tournament.card_format,
         "name": tournament.name,

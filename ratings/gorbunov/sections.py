@@ -1,7 +1,5 @@
-"""The Gorbunov fragments of the player's and the tournament's pages (``federation.sections``).
-
-Add to settings: ``PLAYER_PAGE_SECTIONS += ["ratings.gorbunov.sections.player_section"]`` and
-``TOURNAMENT_PAGE_SECTIONS += ["ratings.gorbunov.sections.tournament_section"]``.
+"""The Gorbunov fragments of the player's and the tournament's pages (``federation.sections``), listed in
+``settings.PLAYER_PAGE_SECTIONS`` and ``settings.TOURNAMENT_PAGE_SECTIONS``.
 """
 
 from __future__ import annotations
@@ -35,7 +33,7 @@ def player_section(request, player) -> str | None:
                 "changes": [{"change": change, "explanation": change.explanation(language)} for change in item.changes],
             }
         )
-    return render_to_string("ratings/gorbunov/player_section.html", {"items": items}, request=request)
+    return render_to_string("gorbunov/player_section.html", {"items": items}, request=request)
 
 
 def tournament_section(request, tournament) -> str | None:
@@ -51,4 +49,4 @@ def tournament_section(request, tournament) -> str | None:
         }
         for item in items
     ]
-    return render_to_string("ratings/gorbunov/tournament_section.html", {"rows": rows}, request=request)
+    return render_to_string("gorbunov/tournament_section.html", {"rows": rows}, request=request)

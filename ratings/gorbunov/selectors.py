@@ -20,14 +20,9 @@ from federation.selectors import player_search
 from ratings.engines.gorbunov import week_start
 from ratings.gorbunov.params import validate
 from ratings.models import Engine, RatingChange, RatingEntry, RatingList, RatingSnapshot
-from tournaments.models import Discipline, TournamentStatus
-from tournaments.models import Tournament as TournamentModel
+from tournaments.models import Discipline, Tournament, TournamentStatus
 
 WEEK = dt.timedelta(days=7)
-
-
-def newest_as_of(*, rating_list: RatingList) -> dt.date | None:
-    return RatingSnapshot.objects.filter(rating_list=rating_list).aggregate(newest=Max("as_of"))["newest"]
 
 
 def gorbunov_lists() -> QuerySet[RatingList]:
@@ -39,12 +34,9 @@ def gorbunov_lists() -> QuerySet[RatingList]:
     )
 
 
-def snapshot_as_of(*, rating_list: RatingList, day: dt.date | None) -> RatingSnapshot | None:
-    """The list valid in the rating week that contains ``day`` (the newest publication when ``day`` is None)."""
-    snapshots = RatingSnapshot.objects.filter(rating_list=rating_list).defer("summary")
-    if day is not None:
-        snapshots = snapshots.filter(as_of__lte=week_start(day))
-    return snapshots.order_by("-as_of").first()
+def list_snapshots(*, rating_list: RatingList) -> QuerySet[RatingSnapshot]:
+    """A list's publications, one per rating week (``ratings.dates.list_for_date`` picks the one to show)."""
+    return RatingSnapshot.objects.filter(rating_list=rating_list).defer("summary")
 
 
 def is_newest(snapshot: RatingSnapshot) -> bool:
@@ -145,7 +137,7 @@ class TournamentRating:
     minimum: int = 0
 
 
-def tournament_ratings(*, tournament: TournamentModel, today: dt.date) -> list[TournamentRating]:
+def tournament_ratings(*, tournament: Tournament, today: dt.date) -> list[TournamentRating]:
     """For each active Gorbunov list: the changes the tournament caused there, or why it is not rated (yet)."""
     if tournament.discipline != Discipline.CARD_GAMES:
         return []

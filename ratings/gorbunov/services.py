@@ -36,25 +36,25 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from ratings.bulk import copy_rows
+from ratings.engines.common import shown
 from ratings.engines.gorbunov import (
     FLOOR,
     START_RATING,
     Change,
     GorbunovSettings,
     Placement,
-    Tournament,
+    RatedTournament,
     rate_week,
     week_start,
 )
 from ratings.gorbunov.params import ALL_FORMATS, engine_settings, validate
 from ratings.models import Engine, RatingChange, RatingEntry, RatingList, RatingSnapshot
-from tournaments.models import CardFormat, Discipline, Result, TournamentStatus
-from tournaments.models import Tournament as TournamentModel
+from ratings.progress import Progress
+from tournaments.models import CardFormat, Discipline, Result, Tournament, TournamentStatus
 
 logger = logging.getLogger(__name__)
 
 WEEK = dt.timedelta(days=7)
-Progress = Callable[[int, int, str], None]
 
 #: The beat entry staff see under "Periodic tasks" (a Monday-morning job: every Monday at 06:00 in TIME_ZONE).
 PERIODIC_TASK_NAME = "Gorbunov rating: weekly publication (Monday 06:00)"
@@ -121,19 +121,20 @@ class _Loaded:
 
     pk: int
     end_date: dt.date
-    engine: Tournament
+    rated: RatedTournament
     players: dict[str, int]  # engine key -> Player pk (participants without a profile are absent)
     problem: str = ""
 
 
-def publish_week(today: dt.date | None = None) -> dt.date:
-    """The Monday of the current rating week in the federation's time zone (settings.TIME_ZONE)."""
+def publication_monday(today: dt.date | None = None) -> dt.date:
+    """The Monday of the current rating week in the federation's time zone (settings.TIME_ZONE): the ``as_of`` of
+    the list a publication today writes."""
     return week_start(today or timezone.localdate())
 
 
 def _eligible(rating_list: RatingList, before: dt.date):
     formats = validate(rating_list.params)["formats"]
-    return TournamentModel.objects.filter(
+    return Tournament.objects.filter(
         discipline=Discipline.CARD_GAMES,
         status=TournamentStatus.APPROVED,
         card_format__in=formats,
@@ -169,10 +170,10 @@ def _load(queryset) -> list[_Loaded]:
             problem = "places are not 1..U"
         elif not k:
             problem = "K is not set"
-        engine = Tournament(
+        rated = RatedTournament(
             id=str(pk), date=end_date, k=k or 1, results=tuple(placements), format=card_format or "", sqrt_rule=None
         )
-        loaded.append(_Loaded(pk, end_date, engine, players, problem))
+        loaded.append(_Loaded(pk, end_date, rated, players, problem))
     loaded.sort(key=lambda t: (t.end_date, t.pk))
     return loaded
 
@@ -224,7 +225,7 @@ def _compute(
     ratings: dict[int, int],
     events: dict[int, int],
     tournaments: Sequence[_Loaded],
-    engine: GorbunovSettings,
+    list_settings: GorbunovSettings,
     ratings_of_week: Callable[[dt.date], dict[int, int]],
 ) -> _Week:
     """`rules/gorbunov.md`, "Weekly publication": Rn = max(100, Rs + sum of I) for the tournaments of week as_of - 7;
@@ -248,7 +249,7 @@ def _compute(
         is_late = week < current_week
         base = ratings if not is_late else ratings_of_week(week)
         keyed = {str(pk): rating for pk, rating in base.items()}
-        outcome = rate_week(keyed, [t.engine for t in group], engine)
+        outcome = rate_week(keyed, [t.rated for t in group], list_settings)
         by_id = {str(t.pk): t for t in group}
         for result in outcome.tournaments:
             loaded = by_id[result.tournament.id]
@@ -303,7 +304,7 @@ def _change_rows(rating_list_id: int, snapshot_id: int, week: _Week) -> Iterable
         details = {
             "U": ctx.participants,
             "M": change.place,
-            "Rt": round(ctx.strength, 4),
+            "Rt": shown(ctx.strength_total, ctx.participants, 4),
             "Rt_total": ctx.strength_total,
             "Rs": change.before,
             "K": ctx.k,
@@ -311,8 +312,8 @@ def _change_rows(rating_list_id: int, snapshot_id: int, week: _Week) -> Iterable
             "draft_bonus": ctx.draft_bonus,
             "sealed": ctx.sealed,
             "sqrt_rule": ctx.sqrt_rule,
-            "base": round(change.base, 4),
-            "raw": round(change.raw_numerator / (800 * ctx.participants), 4),
+            "base": shown(change.base_numerator, 800 * ctx.participants, 4),
+            "raw": shown(change.raw_numerator, 800 * ctx.participants, 4),
             "rules": list(change.rules),
             "late": late,
             "published": iso,
@@ -379,7 +380,7 @@ def gorbunov_publish(
     that is still missing. Publishing a published week changes nothing; a list with no publication yet is built
     from its first tournament (``gorbunov_rebuild``)."""
     started = time.perf_counter()
-    target = week_start(week or publish_week())
+    target = week_start(week or publication_monday())
     with transaction.atomic():
         rating_list = _lock(rating_list_id)
         latest = RatingSnapshot.objects.filter(rating_list=rating_list).order_by("-as_of").first()
@@ -390,7 +391,7 @@ def gorbunov_publish(
             return result
         if latest.as_of >= target:
             return PublicationResult(rating_list.pk, "already published", seconds=time.perf_counter() - started)
-        engine = engine_settings(rating_list.params)
+        list_settings = engine_settings(rating_list.params)
         done = _processed(rating_list)
         ratings, events = _full_state(latest, newest=True)
         result = PublicationResult(rating_list.pk, "published")
@@ -409,7 +410,7 @@ def gorbunov_publish(
                 ratings=ratings,
                 events=events,
                 tournaments=_load(eligible.filter(pk__in=pending)) if pending else [],
-                engine=engine,
+                list_settings=list_settings,
                 ratings_of_week=lambda w: _ratings_of_week(rating_list, w),
             )
             latest = _write_week(rating_list, latest, week_data, mode="weekly")
@@ -451,7 +452,7 @@ def gorbunov_rebuild(*, rating_list_id: int, progress: Progress | None = None) -
         rating_list = _lock(rating_list_id)
         _check_constraints_as_we_go()
         latest = RatingSnapshot.objects.filter(rating_list=rating_list).order_by("-as_of").first()
-        target = latest.as_of if latest else publish_week()  # the published weeks, no new one
+        target = latest.as_of if latest else publication_monday()  # the published weeks, no new one
         RatingChange.objects.filter(rating_list=rating_list).delete()
         RatingEntry.objects.filter(snapshot__rating_list=rating_list).delete()
         RatingSnapshot.objects.filter(rating_list=rating_list).delete()
@@ -471,7 +472,7 @@ def gorbunov_rebuild(*, rating_list_id: int, progress: Progress | None = None) -
 
 def _rebuild_locked(rating_list: RatingList, target: dt.date, progress: Progress | None) -> PublicationResult:
     started = time.perf_counter()
-    engine = engine_settings(rating_list.params)
+    list_settings = engine_settings(rating_list.params)
     result = PublicationResult(rating_list.pk, "rebuilt")
     tournaments = _load(_eligible(rating_list, target))
     if not tournaments:
@@ -504,7 +505,7 @@ def _rebuild_locked(rating_list: RatingList, target: dt.date, progress: Progress
                 ratings=ratings,
                 events=events,
                 tournaments=by_week.get(as_of, ()),
-                engine=engine,
+                list_settings=list_settings,
                 ratings_of_week=lambda _w: {},  # nothing is late in a rebuild: every week is rated in its order
             )
             snapshot.summary = {**week_data.summary, "mode": "rebuild"}

@@ -1,16 +1,11 @@
 """Celery tasks of the Gorbunov lists: each a one-line call into ``ratings.gorbunov.services``."""
 
+import datetime as dt
+
 from celery import shared_task
 
 from ratings.gorbunov import services
-
-
-def _progress(task):
-    def report(done: int, total: int, step: str) -> None:
-        if task.request.id and not task.request.is_eager:
-            task.update_state(state="PROGRESS", meta={"done": done, "total": total, "step": step})
-
-    return report
+from ratings.progress import task_reporter
 
 
 @shared_task(name="ratings.gorbunov.publish_weekly")
@@ -21,12 +16,10 @@ def gorbunov_publish_weekly() -> list[dict]:
 
 @shared_task(bind=True, name="ratings.gorbunov.publish")
 def gorbunov_publish(self, rating_list_id: int, week: str | None = None) -> dict:
-    import datetime as dt
-
     day = dt.date.fromisoformat(week) if week else None
-    return services.gorbunov_publish(rating_list_id=rating_list_id, week=day, progress=_progress(self)).as_dict()
+    return services.gorbunov_publish(rating_list_id=rating_list_id, week=day, progress=task_reporter(self)).as_dict()
 
 
 @shared_task(bind=True, name="ratings.gorbunov.rebuild")
 def gorbunov_rebuild(self, rating_list_id: int) -> dict:
-    return services.gorbunov_rebuild(rating_list_id=rating_list_id, progress=_progress(self)).as_dict()
+    return services.gorbunov_rebuild(rating_list_id=rating_list_id, progress=task_reporter(self)).as_dict()

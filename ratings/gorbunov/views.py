@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import datetime as dt
-import re
+import math
 
-from django.http import Http404, JsonResponse
+from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -15,7 +14,9 @@ from django_tables2 import RequestConfig
 from federation.exports import csv_response
 from federation.i18n import current_language
 from federation.selectors import player_places
-from ratings.engines.common import EngineError
+from ratings.dates import asked_date, list_for_date
+from ratings.engines.common import FieldError
+from ratings.engines.gorbunov import week_start
 from ratings.gorbunov import selectors
 from ratings.gorbunov.calculator import CalculatorError, changes_for_every_place, tournament_inputs
 from ratings.gorbunov.filters import ListFilter
@@ -24,45 +25,31 @@ from ratings.models import Engine, RatingList
 from tournaments.models import CardFormat, Discipline, Tournament, TournamentStatus
 
 PER_PAGE = 50
-_WEEK = re.compile(r"(\d{4})-W(\d{1,2})")
-
-
-def requested_day(request) -> dt.date | None:
-    """``?week=2026-W10`` (ISO week) or ``?date=2026-03-09``; anything else that is given is a 404."""
-    week = request.GET.get("week", "").strip()
-    day = request.GET.get("date", "").strip()
-    try:
-        if week:
-            match = _WEEK.fullmatch(week)
-            if not match:
-                raise ValueError(week)
-            return dt.date.fromisocalendar(int(match[1]), int(match[2]), 1)
-        if day:
-            if len(day) != 10:
-                raise ValueError(day)
-            return dt.date.fromisoformat(day)
-    except ValueError:
-        raise Http404(_("This is not a rating week.")) from None
-    return None
 
 
 @require_GET
 def index(request):
-    return render(request, "ratings/gorbunov/index.html", {"lists": selectors.gorbunov_lists()})
+    return render(request, "gorbunov/index.html", {"lists": selectors.gorbunov_lists()})
 
 
 @require_GET
 def list_detail(request, slug: str):
     rating_list = get_object_or_404(RatingList, slug=slug, engine=Engine.GORBUNOV, is_active=True)
-    day = requested_day(request)
-    snapshot = selectors.snapshot_as_of(rating_list=rating_list, day=day)
-    context = {"rating_list": rating_list, "name": rating_list.display_name(current_language()), "day": day}
+    shown = list_for_date(
+        selectors.list_snapshots(rating_list=rating_list), asked_date(request.GET), period_start=week_start
+    )
+    snapshot = shown.snapshot
+    context = {
+        "rating_list": rating_list,
+        "name": rating_list.display_name(current_language()),
+        "date_message": shown.message,
+    }
     cities, countries = player_places()
     if snapshot is None:
         context["filter"] = ListFilter(
             request.GET, queryset=rating_list.snapshots.none(), cities=cities, countries=countries
         )
-        return render(request, "ratings/gorbunov/list_detail.html", context)
+        return render(request, "gorbunov/list_detail.html", context)
     view = selectors.list_view(snapshot=snapshot)
     list_filter = ListFilter(request.GET, queryset=view.entries, cities=cities, countries=countries)
     table = list_table(list_filter.qs, view=view)
@@ -79,7 +66,7 @@ def list_detail(request, slug: str):
             "newest": view.newest,
         }
     )
-    return render(request, "ratings/gorbunov/list_detail.html", context)
+    return render(request, "gorbunov/list_detail.html", context)
 
 
 @require_GET
@@ -92,7 +79,7 @@ def calculator(request):
     )
     return render(
         request,
-        "ratings/gorbunov/calculator.html",
+        "gorbunov/calculator.html",
         {"lists": lists, "tournaments": tournaments, "formats": CardFormat.choices},
     )
 
@@ -124,6 +111,8 @@ def calculator_api(request):
         rt_raw = request.GET.get("rt", "").replace(",", ".")
         try:
             rt = float(rt_raw)
+            if not math.isfinite(rt):
+                raise ValueError(rt_raw)
         except ValueError:
             raise CalculatorError("rt", _("Rt is not a number.")) from None
         data = changes_for_every_place(
@@ -137,7 +126,5 @@ def calculator_api(request):
             language=language,
         )
         return JsonResponse(data)
-    except CalculatorError as error:
-        return JsonResponse({"error": error.message, "field": error.field}, status=400)
-    except EngineError as error:
+    except FieldError as error:  # the calculator's own checks and the engine's
         return JsonResponse({"error": error.message, "field": error.field}, status=400)

@@ -1,4 +1,4 @@
-from django.apps import AppConfig, apps
+from django.apps import AppConfig
 from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _
 
@@ -7,14 +7,19 @@ class MahjongConfig(AppConfig):
     name = "ratings.mahjong"
     label = "mahjong"
     verbose_name = _("Riichi mahjong")
+    #: The public page of a list of each engine kept here (``RatingList.get_absolute_url``); it takes the slug.
+    rating_list_pages = {
+        "mahjong-rr": "ratings:mahjong:list",
+        "mahjong-crr": "ratings:mahjong:list",
+        "mahjong-online": "ratings:mahjong:list",
+    }
 
     def ready(self) -> None:
-        # This app has no models of its own, so Django sends it no post_migrate: the lists' app does.
-        post_migrate.connect(_setup_defaults, sender=apps.get_app_config("ratings"), dispatch_uid="mahjong.defaults")
+        post_migrate.connect(_setup_defaults, sender=self, dispatch_uid="mahjong.setup_defaults")
 
 
 def _setup_defaults(**kwargs) -> None:
-    """The three mahjong lists and their nightly schedule, created once (staff may change them later)."""
+    """The three default mahjong lists and the nightly job's schedule, created once (staff may change them)."""
     from ratings.mahjong.services import mahjong_setup_defaults
 
-    mahjong_setup_defaults(**kwargs)
+    mahjong_setup_defaults()

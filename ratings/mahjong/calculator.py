@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from fractions import Fraction
 
 from ratings.engines import mahjong as engine
-from ratings.engines.common import EngineError
+from ratings.engines.common import EngineError, div_round_half_away
 
 MAX_PLAYERS = 2000
 MAX_HANCHANS = 100
@@ -70,9 +71,10 @@ def calculate(data: CalculatorInput) -> dict:
     In a cut-off tournament the places are taken in the order the stages leave them: the last stage's players hold
     the first places.
     """
-    a_bp = round(data.a_percent * engine.CENT)
-    stages = tuple(engine.Stage(hanchans=h, players=p) for h, p in data.stages)
-    tournament = engine.Tournament(
+    exact = Fraction(repr(data.a_percent))  # the percentage as typed, not the binary float
+    a_bp = div_round_half_away(exact.numerator * engine.CENT, exact.denominator)
+    stages = tuple(engine.CutoffStage(hanchans=h, players=p) for h, p in data.stages)
+    tournament = engine.RatedTournament(
         id="calculator",
         end_date=date(2000, 1, 1),
         players=data.players,
@@ -99,7 +101,7 @@ def calculate(data: CalculatorInput) -> dict:
                 "place": place,
                 "hanchans": hanchans,
                 "w": w / engine.CENT,
-                "r": round(engine.base_rank(data.players, place), 2),
+                "r": engine.base_rank_cents(data.players, place) / engine.CENT,
                 "delta": engine.delta_cents(w, data.players, place, a_bp) / engine.CENT,
             }
         )

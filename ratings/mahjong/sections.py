@@ -1,7 +1,5 @@
-"""The mahjong fragments of the shared player page and tournament page (``federation.sections``).
-
-Settings: ``PLAYER_PAGE_SECTIONS += ["ratings.mahjong.sections.player_section"]`` and
-``TOURNAMENT_PAGE_SECTIONS += ["ratings.mahjong.sections.tournament_section"]``. Each reads a bounded number of
+"""The mahjong fragments of the shared player page and tournament page (``federation.sections``), listed in
+``settings.PLAYER_PAGE_SECTIONS`` and ``settings.TOURNAMENT_PAGE_SECTIONS``. Each reads a bounded number of
 queries whatever the number of snapshots or results.
 """
 
@@ -78,10 +76,10 @@ def player_section(request, player: Player) -> str | None:
     if not context["has_any"]:
         return None
     context["in_section"] = True
-    return render_to_string("ratings/mahjong/_player.html", context, request=request)
+    return render_to_string("mahjong/_player.html", context, request=request)
 
 
-def _w_by_stage(tournament: engine.Tournament, coefficients: engine.Coefficients) -> list[dict]:
+def _w_by_stage(tournament: engine.RatedTournament, coefficients: engine.Coefficients) -> list[dict]:
     rows = []
     played = 0
     for number, stage in enumerate(tournament.stages, start=1):
@@ -132,4 +130,4 @@ def tournament_section(request, tournament: Tournament) -> str | None:
     if tournament.discipline != Discipline.MAHJONG:
         return None
     context = tournament_context(tournament=tournament, today=timezone.localdate(), language=current_language())
-    return render_to_string("ratings/mahjong/_tournament.html", context, request=request)
+    return render_to_string("mahjong/_tournament.html", context, request=request)

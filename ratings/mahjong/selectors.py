@@ -33,19 +33,19 @@ WINDOW = relativedelta(months=25)
 class MahjongData:
     """Every approved mahjong tournament that can count on some date of a range, as the engine sees it."""
 
-    tournaments: list[engine.Tournament] = field(default_factory=list)
+    tournaments: list[engine.RatedTournament] = field(default_factory=list)
     """Sorted by end date; only those whose data the engine accepts."""
     digests: dict[str, str] = field(default_factory=dict)
     """Tournament id -> a digest of everything about it a list reads (its results' players' countries included)."""
     invalid: dict[str, str] = field(default_factory=dict)
     """Tournament id -> why its data cannot be rated (an approved tournament with impossible data)."""
-    players: dict[str, engine.Player] = field(default_factory=dict)
+    players: dict[str, engine.PlayerInfo] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)
     """Tournament id -> its name, for the pages and the summaries."""
     age_steps: dict[str, tuple[date, ...]] = field(default_factory=dict)
     """Tournament id -> the dates its A steps down (``engine.age_steps``), filled as the dates of a run need them."""
 
-    def window(self, as_of: date) -> list[engine.Tournament]:
+    def window(self, as_of: date) -> list[engine.RatedTournament]:
         """The tournaments with A > 0 on ``as_of`` (ended on or before it, less than 24 whole months ago)."""
         return [t for t in self.tournaments if engine.age_bp(t.end_date, as_of) > 0]
 
@@ -66,11 +66,11 @@ def rated_tournaments() -> QuerySet[Tournament]:
 
 def to_engine_tournament(
     row: dict, stages: list[tuple[int, int]], results: list[tuple[int | None, int, int | None, bool]]
-) -> engine.Tournament:
+) -> engine.RatedTournament:
     """One tournament as the engine sees it. N counts every result and substitute (`rules/mahjong.md`)."""
-    stage_tuple = tuple(engine.Stage(hanchans=h, players=p) for h, p in stages)
+    stage_tuple = tuple(engine.CutoffStage(hanchans=h, players=p) for h, p in stages)
     hanchans = sum(h for h, _ in stages) if stages and not row["hanchans"] else (row["hanchans"] or 0)
-    return engine.Tournament(
+    return engine.RatedTournament(
         id=str(row["id"]),
         end_date=row["end_date"],
         players=max(row["participants"] or 0, len(results)),
@@ -78,7 +78,7 @@ def to_engine_tournament(
         country=row["country"],
         # Substitutes count in N but get no rating of their own (`rules/mahjong.md`, "The three lists").
         results=tuple(
-            engine.Result(
+            engine.Placement(
                 player=None if player is None or substitute else str(player),
                 place=place,
                 hanchans=played,
@@ -142,7 +142,7 @@ def mahjong_data(*, start: date, end: date, tournaments: QuerySet[Tournament] | 
     for pk, country, last, first in Player.objects.filter(pk__in=player_ids).values_list(
         "pk", "country", "last_name", "first_name"
     ):
-        data.players[str(pk)] = engine.Player(id=str(pk), country=country, name=f"{last} {first}".strip())
+        data.players[str(pk)] = engine.PlayerInfo(id=str(pk), country=country, name=f"{last} {first}".strip())
     for row in rows:
         tournament = to_engine_tournament(row, stages.get(row["id"], []), results.get(row["id"], []))
         data.names[tournament.id] = row["name"]
@@ -164,11 +164,15 @@ def mahjong_data(*, start: date, end: date, tournaments: QuerySet[Tournament] | 
 # ---------------------------------------------------------------------------------------------------------------
 
 
+def list_snapshots(*, rating_list: RatingList, summary: bool = True) -> QuerySet[RatingSnapshot]:
+    """A list's snapshots, one per rating date; without ``summary`` (every tournament counted or not) if not needed."""
+    snapshots = rating_list.snapshots.all()
+    return snapshots if summary else snapshots.defer("summary")
+
+
 def snapshot_at(*, rating_list: RatingList, as_of: date | None = None, summary: bool = True) -> RatingSnapshot | None:
     """The snapshot in force on ``as_of`` (the latest on or before it; today's latest when None)."""
-    snapshots = rating_list.snapshots.order_by("-as_of")
-    if not summary:
-        snapshots = snapshots.defer("summary")
+    snapshots = list_snapshots(rating_list=rating_list, summary=summary).order_by("-as_of")
     if as_of is not None:
         snapshots = snapshots.filter(as_of__lte=as_of)
     return snapshots.first()

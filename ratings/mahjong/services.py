@@ -13,7 +13,7 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, timedelta
 
@@ -26,14 +26,14 @@ from django.utils.translation import gettext as _
 
 from ratings.bulk import copy_rows
 from ratings.engines import mahjong as engine
+from ratings.engines.common import Explanation
 from ratings.mahjong.params import settings_to_params, validate_crr, validate_online, validate_rr
 from ratings.mahjong.selectors import MAHJONG_ENGINES, MahjongData, mahjong_data, mahjong_lists, mahjong_settings
 from ratings.models import Engine, RatingEntry, RatingList, RatingSnapshot
+from ratings.progress import Progress
 from tournaments.models import Discipline, Tournament
 
 logger = logging.getLogger(__name__)
-
-Progress = Callable[[int, int], None]
 
 DAILY_TASK_NAME = "mahjong: today's RR, CRR and online lists"
 DAILY_TASK = "ratings.mahjong.tasks.mahjong_daily"
@@ -65,23 +65,23 @@ class _ListContext:
         """The engine's state across the dates of a run: each date recomputes only the players whose input changed."""
         self.details = _DetailsCache()
 
-    def eligible(self, tournament: engine.Tournament) -> bool:
+    def eligible(self, tournament: engine.RatedTournament) -> bool:
         found = self._eligible.get(tournament.id)
         if found is None:
             found = not engine.eligibility(tournament, self.settings, self.countries)
             self._eligible[tournament.id] = found
         return found
 
-    def coefficients(self, tournament: engine.Tournament) -> engine.Coefficients:
+    def coefficients(self, tournament: engine.RatedTournament) -> engine.Coefficients:
         found = self._coefficients.get(tournament.id)
         if found is None:
             found = self._coefficients[tournament.id] = engine.tournament_coefficients(tournament)
         return found
 
-    def counts_any(self, window: list[tuple[engine.Tournament, int]]) -> bool:
+    def counts_any(self, window: list[tuple[engine.RatedTournament, int]]) -> bool:
         return any(self.eligible(t) for t, _ in window)
 
-    def fingerprint(self, window: list[tuple[engine.Tournament, int]]) -> str:
+    def fingerprint(self, window: list[tuple[engine.RatedTournament, int]]) -> str:
         """The list's input on a date: its parameters, each tournament's digest, and each counted one's A."""
         parts = [self.params_text]
         # A tournament that does not count still shows on the list's page with its reasons: adding or correcting
@@ -125,7 +125,7 @@ def _score_rows(scores: tuple[engine.Score, ...]) -> list[dict]:
             "players": score.players,
             "hanchans": score.hanchans,
             "w": score.w,
-            "r": round(score.r, 2),
+            "r": engine.base_rank_cents(score.players, score.place) / engine.CENT,
             "a": score.a_percent,
             "wa": score.wa,
             "delta": score.delta,
@@ -163,7 +163,7 @@ class _DetailsCache:
 
     def __init__(self) -> None:
         self._scores: dict[str, tuple[tuple[engine.Score, ...], str]] = {}
-        self._formula: dict[str, tuple[engine.Explanation, str]] = {}
+        self._formula: dict[str, tuple[Explanation, str]] = {}
 
     def text(self, entry: engine.Entry, previous_rank: int | None) -> str:
         kept = self._scores.get(entry.player)
@@ -189,8 +189,8 @@ def _cents_text(cents: int) -> str:
 
 def _summary(
     context: _ListContext,
-    result: engine.RatingList,
-    window: list[tuple[engine.Tournament, int]],
+    result: engine.ListOutcome,
+    window: list[tuple[engine.RatedTournament, int]],
     fingerprint: str,
     seconds: float,
 ) -> dict:
@@ -235,7 +235,7 @@ def _store(
     *,
     context: _ListContext,
     as_of: date,
-    window: list[tuple[engine.Tournament, int]],
+    window: list[tuple[engine.RatedTournament, int]],
     fingerprint: str,
     previous: _Previous,
 ) -> tuple[RatingSnapshot, _Previous]:
@@ -284,7 +284,7 @@ def _insert_entries(rows: list[tuple]) -> None:
     copy_rows(RatingEntry, _ENTRY_COLUMNS, rows, json_text=True)
 
 
-def _window(data: MahjongData, as_of: date) -> list[tuple[engine.Tournament, int]]:
+def _window(data: MahjongData, as_of: date) -> list[tuple[engine.RatedTournament, int]]:
     """The tournaments with A > 0 on ``as_of``, with their A in hundredths of a percent."""
     found = []
     steps = data.age_steps
@@ -391,7 +391,7 @@ def mahjong_rebuild(
                 )[1]
             written[context.rating_list.slug] += 1
         if progress is not None:
-            progress(offset + 1, total)
+            progress(offset + 1, total, day.isoformat())
     return written
 
 
@@ -401,7 +401,7 @@ def mahjong_rebuild(
 
 
 @transaction.atomic
-def mahjong_setup_defaults(**kwargs) -> None:
+def mahjong_setup_defaults() -> None:
     """The three lists with their default parameters and the nightly job; safe to call after every migrate.
 
     Existing lists and the schedule are left as staff set them (their parameters, whether the task is enabled).

@@ -8,6 +8,7 @@ from celery import shared_task
 
 from ratings.mahjong import services
 from ratings.models import RatingList
+from ratings.progress import task_reporter
 
 
 @shared_task(name="ratings.mahjong.tasks.mahjong_daily")
@@ -18,15 +19,10 @@ def mahjong_daily(today: str | None = None) -> dict[str, str]:
 
 @shared_task(bind=True, name="ratings.mahjong.tasks.mahjong_rebuild")
 def mahjong_rebuild(self, list_ids: list[int], start: str, end: str) -> dict[str, int]:
-    """Staff rebuild a range of dates; the progress is the task's state, which the admin page polls."""
-
-    def progress(done: int, total: int) -> None:
-        if not self.request.called_directly and not self.request.is_eager:
-            self.update_state(state="PROGRESS", meta={"done": done, "total": total})
-
+    """Staff rebuild a range of dates; the progress is the task's state, which the admin's progress page polls."""
     return services.mahjong_rebuild(
         rating_lists=RatingList.objects.filter(pk__in=list_ids).order_by("pk"),
         start=date.fromisoformat(start),
         end=date.fromisoformat(end),
-        progress=progress,
+        progress=task_reporter(self),
     )

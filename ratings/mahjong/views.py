@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import date
-
 from django.core.paginator import Paginator
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, render
@@ -14,14 +12,15 @@ from django_tables2 import RequestConfig
 from federation.exports import csv_response
 from federation.i18n import current_language
 from federation.models import Player
-from ratings.engines.common import EngineError
+from ratings.dates import asked_date, list_for_date
+from ratings.engines.common import FieldError
 from ratings.mahjong import calculator
 from ratings.mahjong.filters import MahjongEntryFilter
 from ratings.mahjong.sections import player_context
 from ratings.mahjong.selectors import (
     latest_snapshots,
+    list_snapshots,
     mahjong_lists,
-    snapshot_at,
     snapshot_dates,
     snapshot_entries,
     snapshot_places,
@@ -40,33 +39,23 @@ def _list_or_404(slug: str) -> RatingList:
     return rating_list
 
 
-def _requested_date(request) -> tuple[date | None, str]:
-    """The ``date`` of the query, or None with a message when it is not a date (never a 500)."""
-    raw = (request.GET.get("date") or "").strip()
-    if not raw:
-        return None, ""
-    try:
-        return date.fromisoformat(raw), ""
-    except ValueError:
-        return None, _("“%(value)s” is not a date (YYYY-MM-DD); the latest list is shown.") % {"value": raw}
-
-
 @require_GET
 def index(request):
     lists = list(mahjong_lists())
     snapshots = latest_snapshots(lists=lists)
     language = current_language()
     rows = [{"list": rl, "name": rl.display_name(language), "snapshot": snapshots.get(rl.pk)} for rl in lists]
-    return render(request, "ratings/mahjong/index.html", {"rows": rows})
+    return render(request, "mahjong/index.html", {"rows": rows})
 
 
 @require_GET
 def list_detail(request, slug: str):
     rating_list = _list_or_404(slug)
-    as_of, message = _requested_date(request)
+    asked = asked_date(request.GET)
     # The page shows entries only: the summary (every counted and excluded tournament) is not read.
-    snapshot = snapshot_at(rating_list=rating_list, as_of=as_of, summary=False)
-    context = {"rating_list": rating_list, "snapshot": snapshot, "message": message, "as_of": as_of}
+    shown = list_for_date(list_snapshots(rating_list=rating_list, summary=False), asked)
+    snapshot = shown.snapshot
+    context = {"rating_list": rating_list, "snapshot": snapshot, "date_message": shown.message, "as_of": asked.day}
     if snapshot is not None:
         entries = snapshot_entries(snapshot=snapshot)
         cities, countries = snapshot_places(snapshot=snapshot)
@@ -76,7 +65,7 @@ def list_detail(request, slug: str):
         if download := csv_response(request, table, f"{rating_list.slug}-{snapshot.as_of}"):
             return download
         context.update(filter=entry_filter, table=table)
-    return render(request, "ratings/mahjong/list.html", context)
+    return render(request, "mahjong/list.html", context)
 
 
 @require_GET
@@ -84,14 +73,14 @@ def dates(request, slug: str):
     rating_list = _list_or_404(slug)
     snapshots = snapshot_dates(rating_list=rating_list)
     page = Paginator(snapshots, 100).get_page(request.GET.get("page"))
-    return render(request, "ratings/mahjong/dates.html", {"rating_list": rating_list, "page": page})
+    return render(request, "mahjong/dates.html", {"rating_list": rating_list, "page": page})
 
 
 @require_GET
 def tournaments(request, slug: str):
     rating_list = _list_or_404(slug)
-    as_of, message = _requested_date(request)
-    snapshot = snapshot_at(rating_list=rating_list, as_of=as_of)
+    shown = list_for_date(list_snapshots(rating_list=rating_list), asked_date(request.GET))
+    snapshot = shown.snapshot
     counted, excluded, invalid, maxk = [], [], [], []
     language = current_language()
     if snapshot is not None:
@@ -109,11 +98,11 @@ def tournaments(request, slug: str):
         maxk = summary.get("maxk", [])
     return render(
         request,
-        "ratings/mahjong/tournaments.html",
+        "mahjong/tournaments.html",
         {
             "rating_list": rating_list,
             "snapshot": snapshot,
-            "message": message,
+            "date_message": shown.message,
             "counted": counted,
             "excluded": excluded,
             "invalid": invalid,
@@ -125,15 +114,16 @@ def tournaments(request, slug: str):
 @require_GET
 def player(request, pk: int):
     player = get_object_or_404(Player.objects.select_related("club"), pk=pk, is_bot=False)
-    as_of, message = _requested_date(request)
-    context = player_context(player=player, as_of=as_of, language=current_language())
-    context["message"] = message
-    return render(request, "ratings/mahjong/player.html", context)
+    asked = asked_date(request.GET)
+    context = player_context(player=player, as_of=asked.day, language=current_language())
+    if asked.error:
+        context["date_message"] = asked.error + " " + _("The newest lists are shown.")
+    return render(request, "mahjong/player.html", context)
 
 
 @require_GET
 def calculator_page(request):
-    return render(request, "ratings/mahjong/calculator.html", {"query": request.GET})
+    return render(request, "mahjong/calculator.html", {"query": request.GET})
 
 
 @require_GET
@@ -141,5 +131,5 @@ def calculator_json(request):
     try:
         data = calculator.parse(request.GET)
         return JsonResponse(calculator.calculate(data))
-    except EngineError as error:
+    except FieldError as error:
         return JsonResponse({"error": str(error), "field": error.field}, status=400)

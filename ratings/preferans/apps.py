@@ -7,6 +7,8 @@ class PreferansConfig(AppConfig):
     name = "ratings.preferans"
     label = "preferans"
     verbose_name = _("Preferans")
+    #: The public page of a list of each engine kept here (``RatingList.get_absolute_url``).
+    rating_list_pages = {"preferans": "preferans:index"}
 
     def ready(self) -> None:
         post_migrate.connect(_setup_defaults, sender=self, dispatch_uid="preferans.setup_defaults")

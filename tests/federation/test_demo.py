@@ -8,9 +8,10 @@ from django.core.management import CommandError, call_command
 from federation.demo import feminine_surname, transliterate
 from federation.models import BotLevel, Club, Player, normalize_name
 from federation.roles import FEDERATION_STAFF, ORGANISERS
+from ratings.dirs.models import DirsGame, DirsRating
 from ratings.models import Engine, RatingChange, RatingEntry, RatingSnapshot
 from ratings.preferans.models import Deal, Game, PreferansRating
-from tournaments.go.models import Board, DirsGame, DirsRating, GoTournament, Registration, Round, StandingRow
+from tournaments.go.models import Board, GoTournament, Registration, Round, StandingRow
 from tournaments.models import Discipline, GoSystem, Result, Stage, Tournament, TournamentStatus
 from tournaments.services import tournament_result_problems
 

@@ -98,6 +98,51 @@ def test_organiser_cannot_change_k_once_results_are_in(client):
     assert tournament.k == 1
 
 
+def test_organiser_cannot_set_k_3(client):
+    client.force_login(organiser())
+    response = client.post(ADD_URL, _tournament_form(k="3"))
+    assert response.status_code == 200
+    assert "Только сотрудники федерации могут ставить K выше 2" in response.content.decode()
+    assert not Tournament.objects.exists()
+
+
+def test_staff_can_set_k_3_and_change_it_after_results(client):
+    staff = federation_staff()
+    client.force_login(staff)
+    assert client.post(ADD_URL, _tournament_form(k="3")).status_code == 302
+    tournament = Tournament.objects.get()
+    assert tournament.k == 3
+    ResultFactory(tournament=tournament, place=1)
+    data = _tournament_form(k="8", name=tournament.name)
+    response = client.post(f"/admin/tournaments/tournament/{tournament.pk}/change/", data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    tournament.refresh_from_db()
+    assert tournament.k == 8
+
+
+def test_organiser_may_change_k_between_1_and_2_before_results(client):
+    user = organiser()
+    tournament = TournamentFactory(organiser=user, status=TournamentStatus.DRAFT, k=1)
+    client.force_login(user)
+    data = _tournament_form(k="2", name=tournament.name)
+    response = client.post(f"/admin/tournaments/tournament/{tournament.pk}/change/", data)
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.k == 2
+
+
+def test_organiser_keeps_k_and_edits_the_rest_once_results_are_in(client):
+    user = organiser()
+    tournament = TournamentFactory(organiser=user, status=TournamentStatus.DRAFT, k=2)
+    ResultFactory(tournament=tournament, place=1)
+    client.force_login(user)
+    data = _tournament_form(k="2", name="Новое имя")
+    response = client.post(f"/admin/tournaments/tournament/{tournament.pk}/change/", data)
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert (tournament.name, tournament.k) == ("Новое имя", 2)
+
+
 def test_end_date_before_start_is_refused(client):
     client.force_login(organiser())
     response = client.post(ADD_URL, _tournament_form(start_date="2026-03-08", end_date="2026-03-07"))
@@ -199,6 +244,29 @@ def test_approval_with_gaps_is_refused_with_the_reason(client):
     assert "Место 4 больше числа участников (3)" in response.content.decode()
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.SUBMITTED
+
+
+def test_approval_shows_why_a_card_game_tournament_with_gaps_cannot_be_approved(client):
+    tournament = TournamentFactory(status=TournamentStatus.SUBMITTED, k=1)
+    for place in range(1, 6):
+        ResultFactory(tournament=tournament, place=place)
+    tournament.results.filter(place=5).update(place=7)
+    client.force_login(federation_staff())
+    response = client.post(
+        "/en/admin/tournaments/tournament/",
+        {"action": "approve", "_selected_action": [tournament.pk]},
+        follow=True,
+    )
+    text = response.content.decode()
+    assert "Place 7 is larger than the number of participants (5)." in text
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.SUBMITTED
+    tournament.results.filter(place=7).update(place=6)
+    tournament.results.filter(place=4).delete()
+    text = client.post(
+        "/en/admin/tournaments/tournament/", {"action": "approve", "_selected_action": [tournament.pk]}, follow=True
+    ).content.decode()
+    assert "Places have gaps: missing 4." in text or "larger than the number of participants" in text
 
 
 def test_organisers_see_only_their_own_tournaments(client):

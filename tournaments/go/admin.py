@@ -1,14 +1,11 @@
-"""Go in the admin: tournaments' settings, registrations, rounds with their boards, DIRS ratings and games.
+"""Go tournaments in the admin: settings, registrations, rounds with their boards, standings (DIRS: ratings.dirs).
 
-The round-by-round work happens on the director's pages (``go:tournament``); the admin shows the rows. A DIRS game
-added here goes through ``services.dirs_game_record`` (rated or not, with the reason); games are not edited after.
+The round-by-round work happens on the director's pages (``go:tournament``); the admin shows the rows.
 """
 
-from django.contrib import admin, messages
-from django.utils.translation import gettext_lazy as _
+from django.contrib import admin
 
-from . import services
-from .models import Board, Bye, DirsGame, DirsRating, GoTournament, Registration, Round, StandingRow
+from .models import Board, Bye, GoTournament, Registration, Round, StandingRow
 
 
 class RegistrationInline(admin.TabularInline):
@@ -79,73 +76,3 @@ class StandingRowAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False
-
-
-@admin.register(DirsRating)
-class DirsRatingAdmin(admin.ModelAdmin):
-    list_display = ["player", "rating", "acceleration", "declared_rank", "club", "games"]
-    search_fields = ["player__last_name", "player__last_name_latin"]
-    list_filter = ["club"]
-    raw_id_fields = ["player"]
-    readonly_fields = ["rating", "acceleration", "initial_rating", "games"]
-    fields = ["player", "declared_rank", "club", "rating", "acceleration", "initial_rating", "games"]
-
-    def save_model(self, request, obj, form, change):
-        if change:
-            super().save_model(request, obj, form, change)
-            return
-        try:
-            created = services.dirs_rating_set_initial(player=obj.player, rank=obj.declared_rank, club=obj.club)
-        except services.GoError as error:
-            messages.error(request, error.message)
-            return
-        obj.pk = created.pk
-
-
-@admin.register(DirsGame)
-class DirsGameAdmin(admin.ModelAdmin):
-    """Organisers record club games here as on the page; a game is rated only on the handicap DIRS prescribes."""
-
-    list_display = ["date", "white", "black", "handicap", "komi", "winner", "rated", "club"]
-    list_filter = ["rated", "club"]
-    search_fields = ["white__last_name", "black__last_name"]
-    raw_id_fields = ["white", "black"]
-    fields = ["date", "club", "white", "black", "handicap", "komi", "winner"]
-    result_fields = [
-        "rated",
-        "reason_en",
-        "explanation_en",
-        "white_before",
-        "white_after",
-        "black_before",
-        "black_after",
-        "entered_by",
-        "entered_at",
-    ]
-
-    def get_fields(self, request, obj=None):
-        return self.fields + (self.result_fields if obj else [])
-
-    def get_readonly_fields(self, request, obj=None):
-        return (self.fields + self.result_fields) if obj else []
-
-    def save_model(self, request, obj, form, change):
-        if change:
-            return
-        try:
-            game = services.dirs_game_record(
-                date=obj.date,
-                club=obj.club,
-                white=obj.white,
-                black=obj.black,
-                handicap=obj.handicap,
-                komi=obj.komi,
-                winner=obj.winner,
-                user=request.user,
-            )
-        except services.GoError as error:
-            messages.error(request, error.message)
-            return
-        obj.pk = game.pk
-        if not game.rated:
-            messages.warning(request, _("Recorded, not rated: %(reason)s") % {"reason": game.reason_en})

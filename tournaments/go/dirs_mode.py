@@ -30,7 +30,7 @@ PAIRING_DIVISOR = 5
 def replay(
     options: pairing.Options,
     entrants: Sequence[pairing.Entrant],
-    games: Sequence[Sequence[pairing.GameResult | pairing.Bye]],
+    games: Sequence[Sequence[pairing.GameResult | pairing.ByeResult]],
 ) -> pairing.TournamentState:
     """Running DIRS ratings (as levels) and accelerations (as streaks) over the rounds given."""
     rating = {e.id: int(e.rating) for e in entrants}
@@ -42,7 +42,7 @@ def replay(
         entries: dict[str, pairing.RoundEntry] = {}
         cap = dirs.tournament_step_cap(options.rounds - number)
         for j, item in enumerate(round_games):
-            if isinstance(item, pairing.Bye):
+            if isinstance(item, pairing.ByeResult):
                 entries[item.player] = pairing.RoundEntry(number, "bye", before[item.player], 0)
                 continue
             if item.winner is None:
@@ -106,7 +106,7 @@ def pairing_state(state: pairing.TournamentState) -> pairing.TournamentState:
     return pairing.TournamentState(options=options, players=players, rounds_played=state.rounds_played)
 
 
-def board(state: pairing.TournamentState, white: str, black: str, *, number: int, seed: int) -> pairing.Board:
+def board(state: pairing.TournamentState, white: str, black: str, *, number: int, seed: int) -> pairing.PairedBoard:
     """A board for two players of a DIRS tournament: the weaker takes black, stones and komi as DIRS prescribes."""
     pw, pb = state.player(white), state.player(black)
     reason = "lower rating"
@@ -118,7 +118,7 @@ def board(state: pairing.TournamentState, white: str, black: str, *, number: int
         pw, pb = state.player(white), state.player(black)
         reason = engine_board.colour_reason
     prescribed = dirs.prescribed_handicap(pw.level, pb.level)
-    return pairing.Board(
+    return pairing.PairedBoard(
         number,
         white,
         black,

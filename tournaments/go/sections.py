@@ -1,32 +1,26 @@
-"""Go's fragments of the shared player page and tournament page (federation.sections)."""
+"""Go's fragments of the shared player page and tournament page (federation.sections).
 
-from django.db.models import Q
+The player's DIRS club rating has its own fragment (``ratings.dirs.sections``); this one lists their tournaments.
+"""
+
 from django.template.loader import render_to_string
 
 from tournaments.models import Discipline
 
-from . import selectors
-from .models import DirsRating, GoTournament, Registration, RoundStatus
+from .models import GoTournament, Registration, RoundStatus
 
 
 def player_section(request, player) -> str | None:
-    """DIRS rating with its chart, and the Go tournaments the player was registered in (three queries)."""
-    rating = DirsRating.objects.select_related("club").filter(player=player).first()
+    """The Go tournaments the player was registered in, newest first (one query)."""
     registrations = list(
         Registration.objects.filter(player=player)
         .select_related("tournament__tournament")
         .order_by("-tournament__tournament__start_date")[:50]
     )
-    if rating is None and not registrations:
+    if not registrations:
         return None
-    points = []
-    if rating is not None:
-        games = list(selectors.dirs_player_games(player_id=player.pk).filter(Q(rated=True)))
-        points = selectors.dirs_chart_points(rating=rating, games=games)
     return render_to_string(
-        "go/section_player.html",
-        {"rating": rating, "points": points, "registrations": registrations, "player": player},
-        request=request,
+        "go/section_player.html", {"registrations": registrations, "player": player}, request=request
     )
 
 

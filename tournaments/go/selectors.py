@@ -1,4 +1,9 @@
-"""Reads for Go: the engine's input built from rows, the rounds, the standings rows, the DIRS lists."""
+"""Reads for Go tournaments: the engine's input built from rows and its state, the pages' rows, the EGD table.
+
+``tournament_data`` reads a tournament in a fixed number of queries; ``tournament_state`` replays it with the
+engine of its system (``tournaments.pairing`` or, for DIRS tournaments, ``dirs_mode``). The pages' other reads
+(progress, rounds, standings, a player's games, the member search) are here too, so the views only render.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +11,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import F, Q, QuerySet, Window
-from django.db.models.functions import Rank
+from django.db.models import Q, QuerySet
 
 from federation.models import Player
 from federation.roles import FEDERATION_STAFF
@@ -16,13 +20,12 @@ from ratings.engines import dirs
 from tournaments import pairing
 from tournaments.models import GoSystem
 
+from . import dirs_mode, egd
 from .models import (
     Absence,
     Board,
     BoardResult,
     Bye,
-    DirsGame,
-    DirsRating,
     GoTournament,
     Registration,
     Round,
@@ -40,10 +43,19 @@ def is_director(user: AbstractBaseUser | AnonymousUser, tournament: GoTournament
     return user.groups.filter(name=FEDERATION_STAFF).exists()
 
 
+def is_dirs(go: GoTournament) -> bool:
+    return go.tournament.go_system == GoSystem.DIRS
+
+
+def draws_allowed(go: GoTournament) -> bool:
+    """`rules/go.md`, Decision (draws): allowed where the tournament allows them; DIRS knows no draws."""
+    return go.tournament.draws_allowed and not is_dirs(go)
+
+
 def go_options(go: GoTournament) -> pairing.Options:
     t = go.tournament
-    if t.go_system == GoSystem.DIRS:
-        # A DIRS tournament pairs on the DIRS scale (services._dirs_state); these options only fix the komi amounts.
+    if is_dirs(go):
+        # A DIRS tournament pairs on the DIRS scale (dirs_mode); these options only fix the komi amounts.
         return pairing.Options(
             rounds=t.rounds or 1,
             half_stone=True,
@@ -75,10 +87,6 @@ class TournamentData:
     boards: dict[int, list[Board]]
     byes: dict[int, list[Bye]]
 
-    @property
-    def by_key(self) -> dict[str, Registration]:
-        return {r.key: r for r in self.registrations}
-
     def entrants(self, upto: int) -> list[pairing.Entrant]:
         """Registrations that exist by round ``upto``, absent wherever they did not play and were not present."""
         played: dict[int, set[int]] = defaultdict(set)
@@ -100,18 +108,18 @@ class TournamentData:
             result.append(pairing.Entrant(reg.key, reg.rating, reg.name, frozenset(absent)))
         return result
 
-    def games(self, upto: int) -> list[list[pairing.GameResult | pairing.Bye]]:
+    def games(self, upto: int) -> list[list[pairing.GameResult | pairing.ByeResult]]:
         """Rounds 1..upto as the engine's results (every board of those rounds must have a result)."""
         out = []
         for rnd in self.rounds:
             if rnd.number > upto:
                 break
-            items: list[pairing.GameResult | pairing.Bye] = []
+            items: list[pairing.GameResult | pairing.ByeResult] = []
             for b in self.boards.get(rnd.pk, []):
                 colour = b.winner_colour
                 winner = None if colour is None else (f"r{b.white_id}" if colour == "white" else f"r{b.black_id}")
                 items.append(pairing.GameResult(f"r{b.white_id}", f"r{b.black_id}", winner, b.handicap, b.komi_kind))
-            items.extend(pairing.Bye(f"r{bye.registration_id}") for bye in self.byes.get(rnd.pk, []))
+            items.extend(pairing.ByeResult(f"r{bye.registration_id}") for bye in self.byes.get(rnd.pk, []))
             out.append(items)
         return out
 
@@ -123,7 +131,7 @@ class TournamentData:
         ]
 
 
-def tournament_data(*, go: GoTournament, lock: bool = False) -> TournamentData:
+def tournament_data(*, go: GoTournament) -> TournamentData:
     registrations = list(Registration.objects.filter(tournament=go).order_by("id"))
     absences: dict[int, set[int]] = defaultdict(set)
     for reg_id, number in Absence.objects.filter(registration__tournament=go).values_list(
@@ -140,10 +148,17 @@ def tournament_data(*, go: GoTournament, lock: bool = False) -> TournamentData:
     return TournamentData(go, registrations, dict(absences), rounds, dict(boards), dict(byes))
 
 
-def member_search(*, search: str, limit: int) -> QuerySet[Player]:
-    """Federation members (no bots) whose name matches in Cyrillic or Latin, with club and DIRS rating, A to Z."""
-    players = Player.objects.filter(is_bot=False).select_related("club", "dirs")
-    return player_search(queryset=players, search=search).order_by("last_name", "first_name", "id")[:limit]
+def tournament_state(data: TournamentData, upto: int, *, players_upto: int | None = None) -> pairing.TournamentState:
+    """The engine's state after rounds 1..upto, with the players registered by round ``players_upto`` (or upto)."""
+    options = go_options(data.go)
+    entrants = data.entrants(players_upto or upto)
+    games = data.games(upto)
+    if is_dirs(data.go):
+        return dirs_mode.replay(options, entrants, games)
+    return pairing.replay(options, entrants, games)
+
+
+# --- the pages ----------------------------------------------------------------------------------------------------
 
 
 def go_tournament_list() -> QuerySet[GoTournament]:
@@ -154,20 +169,93 @@ def go_tournament_get(*, pk: int) -> GoTournament:
     return GoTournament.objects.select_related("tournament", "tournament__organiser").get(pk=pk)
 
 
-def round_boards(*, round: Round) -> list[Board]:
-    return list(round.boards.select_related("white", "black").order_by("number"))
+@dataclass(frozen=True)
+class Progress:
+    """Where a tournament stands: its rounds so far, whether the next can be paired, whether it is over."""
+
+    rounds: list[Round]
+    can_pair: bool
+    finished: bool
 
 
-def round_byes(*, round: Round) -> list[Bye]:
-    return list(round.byes.select_related("registration").order_by("registration__name"))
+def tournament_progress(*, go: GoTournament) -> Progress:
+    """The next round can be paired once the last is published with every result in, until the last round."""
+    rounds = list(go.rounds.order_by("number"))
+    last = rounds[-1] if rounds else None
+    planned = go.tournament.rounds or 1
+    return Progress(
+        rounds=rounds,
+        can_pair=(last is None or (last.is_published and last.completed)) and len(rounds) < planned,
+        finished=bool(last and last.completed and last.number == go.tournament.rounds),
+    )
 
 
-def last_completed_round(*, go: GoTournament) -> Round | None:
-    return go.rounds.filter(completed=True).order_by("-number").first()
+def registrations_with_absences(*, go: GoTournament) -> list[Registration]:
+    """The players by name, each with ``absent_rounds``: the rounds they are marked absent in."""
+    registrations = list(go.registrations.order_by("name"))
+    absences: dict[int, list[int]] = defaultdict(list)
+    for reg_id, number in Absence.objects.filter(registration__tournament=go).values_list(
+        "registration_id", "round_number"
+    ):
+        absences[reg_id].append(number)
+    for reg in registrations:
+        reg.absent_rounds = sorted(absences.get(reg.pk, []))
+    return registrations
 
 
-def standing_rows(*, round: Round) -> QuerySet[StandingRow]:
-    return round.standings.select_related("registration").order_by("place", "registration__name")
+def member_search(*, search: str, limit: int) -> QuerySet[Player]:
+    """Federation members (no bots) whose name matches in Cyrillic or Latin, with club and DIRS rating, A to Z."""
+    players = Player.objects.filter(is_bot=False).select_related("club", "dirs")
+    return player_search(queryset=players, search=search).order_by("last_name", "first_name", "id")[:limit]
+
+
+def member_rows(*, go: GoTournament, query: str, language: str, limit: int) -> list[dict]:
+    """Members whose name matches ``query`` in either alphabet, at most ``limit``, each with what the director
+    needs to tell namesakes apart (other alphabet, club, city, DIRS rating) and whether they are registered."""
+    if not query.strip():
+        return []
+    players = list(member_search(search=query, limit=limit))
+    registered = set(
+        Registration.objects.filter(tournament=go, player_id__in=[p.pk for p in players]).values_list(
+            "player_id", flat=True
+        )
+    )
+    rows = []
+    for p in players:
+        dirs_rating = getattr(p, "dirs", None)
+        rows.append(
+            {
+                "id": p.pk,
+                "name": p.display_name(language),
+                "other_name": p.full_name_latin if language.startswith("ru") else p.full_name,
+                "club": p.club.name if p.club_id else "",
+                "city": p.city,
+                "dirs": dirs_rating.rating if dirs_rating is not None else None,
+                "rank": dirs.rank_of(dirs_rating.rating).short if dirs_rating is not None else "",
+                "registered": p.pk in registered,
+            }
+        )
+    return rows
+
+
+def round_boards(*, go_round: Round) -> list[Board]:
+    return list(go_round.boards.select_related("white", "black").order_by("number"))
+
+
+def round_byes(*, go_round: Round) -> list[Bye]:
+    return list(go_round.byes.select_related("registration").order_by("registration__name"))
+
+
+def round_unpaired(
+    *, go_round: Round, registrations: list[Registration], boards: list[Board], byes: list[Bye]
+) -> list[Registration]:
+    """The registered players with neither a board nor a bye in the round (they joined by then)."""
+    taken = {b.white_id for b in boards} | {b.black_id for b in boards} | {b.registration_id for b in byes}
+    return [r for r in registrations if r.pk not in taken and r.first_round <= go_round.number]
+
+
+def standing_rows(*, go_round: Round) -> QuerySet[StandingRow]:
+    return go_round.standings.select_related("registration").order_by("place", "registration__name")
 
 
 def player_games(*, registration: Registration) -> list[dict]:
@@ -210,35 +298,45 @@ def player_games(*, registration: Registration) -> list[dict]:
     return rows
 
 
-# --- DIRS -------------------------------------------------------------------------------------------------------
+# --- the EGD exchange (rules/go.md, part 3) ---------------------------------------------------------------------
 
 
-def dirs_leaderboard() -> QuerySet[DirsRating]:
-    """Everyone with a DIRS rating, best first; ``place`` is shared by equal ratings (within the filter applied)."""
-    return (
-        DirsRating.objects.select_related("player", "club")
-        .annotate(place=Window(Rank(), order_by=F("rating").desc()))
-        .order_by("-rating", "player__last_name", "player_id")
+def egd_table(*, go: GoTournament) -> str | None:
+    """The EGD results table of a tournament whose paired rounds are all finished (None before that).
+
+    Read in a fixed number of queries whatever the field's size: the tournament's rows, then the members among
+    its players in one query for their Latin names.
+    """
+    data = tournament_data(go=go)
+    played = [r for r in data.rounds if r.completed]
+    if not played or len(played) != len(data.rounds):
+        return None
+    upto = played[-1].number
+    state = tournament_state(data, upto)
+    entrants = [reg for reg in data.registrations if reg.first_round <= upto]
+    members = Player.objects.in_bulk([reg.player_id for reg in entrants if reg.player_id])
+    scale_divisor = 1 if is_dirs(go) else 10
+    players = {}
+    for reg in entrants:
+        member = members.get(reg.player_id)
+        if member is not None:
+            surname = member.last_name_latin or member.last_name
+            first = member.first_name_latin or member.first_name
+        else:
+            parts = (reg.name_latin or reg.name).split(" ", 1)
+            surname, first = parts[0], parts[1] if len(parts) > 1 else ""
+        rank = dirs.rank_of(max(reg.rating // scale_divisor, 0)).short
+        players[reg.key] = egd.EgdPlayer(surname, first, rank, reg.country, reg.club_name)
+    t = go.tournament
+    meta = egd.EgdMeta(
+        name=t.name,
+        country=t.country,
+        city=t.city,
+        start=t.start_date.isoformat(),
+        end=t.end_date.isoformat(),
+        komi=float(go.komi_normal),
+        time_minutes=go.time_minutes,
+        egd_class=go.egd_class,
+        system=t.get_go_system_display(),
     )
-
-
-def dirs_player_games(*, player_id: int) -> QuerySet[DirsGame]:
-    return (
-        DirsGame.objects.filter(Q(white_id=player_id) | Q(black_id=player_id))
-        .select_related("white", "black", "club")
-        .order_by("id")
-    )
-
-
-def dirs_chart_points(*, rating: DirsRating, games: list[DirsGame]) -> list[dict]:
-    """The rating after each game of the player (the first point is the initial rating)."""
-    points = [{"x": 0, "date": None, "rating": rating.initial_rating}]
-    for i, g in enumerate(games, start=1):
-        after = g.white_after if g.white_id == rating.player_id else g.black_after
-        points.append({"x": i, "date": g.date.isoformat(), "rating": after})
-    return points
-
-
-def rank_label(rating: int) -> str:
-    """Kyu/dan label on the DIRS scale (rules/go.md, scales): 205 -> 1k, 210 -> 1d."""
-    return dirs.rank_of(max(int(rating), 0)).short
+    return egd.egd_table(state=state, standings=pairing.standings(state), players=players, meta=meta)

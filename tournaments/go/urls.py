@@ -1,4 +1,4 @@
-"""Go: self-handicap tournaments run round by round, and the DIRS club rating (rules/go.md)."""
+"""Go: self-handicap tournaments run round by round (rules/go.md); the DIRS club rating is at go/dirs/."""
 
 from django.urls import path
 
@@ -22,10 +22,6 @@ urlpatterns = [
     path("<int:pk>/standings/", views.standings, name="standings"),
     path("<int:pk>/players/<int:reg_id>/", views.player_games, name="player_games"),
     path("<int:pk>/egd.h9", views.egd_export, name="egd_export"),
-    path("dirs/", views.dirs_leaderboard, name="dirs_leaderboard"),
-    path("dirs/players/<int:player_id>/", views.dirs_player, name="dirs_player"),
-    path("dirs/games/new/", views.dirs_game_new, name="dirs_game_new"),
-    path("dirs/ratings/new/", views.dirs_initial, name="dirs_initial"),
-    path("calculator/", views.calculator, name="calculator"),
+    path("calculator/", views.calculator_page, name="calculator"),
     path("calculator.json", views.calculator_json, name="calculator_json"),
 ]

@@ -1,6 +1,8 @@
-"""Go pages: the venue's pages (pairings, standings, a player's games), the director's controls, DIRS, calculator.
+"""Go tournament pages: the venue's pages (pairings, standings, a player's games), the director's controls, the
+EGD table and the handicap calculator. The DIRS club rating's pages are in ``ratings.dirs``.
 
-Views are thin: a form reads the input, one service writes, ``GoError`` comes back as a message naming the reason.
+Views are thin: a form reads the input, one service writes (or one selector reads), ``GoError`` comes back as a
+message naming the reason.
 """
 
 from __future__ import annotations
@@ -15,34 +17,23 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
-from django_tables2 import RequestConfig
 
-from federation.exports import csv_response
 from federation.i18n import current_language
-from federation.models import Player
-from ratings.engines import dirs
-from tournaments import pairing
-from tournaments.models import GoSystem
+from ratings.dirs.services import DirsError
 
-from . import egd, selectors, services
-from .filters import DirsRatingFilter
+from . import calculator, selectors, services
 from .forms import (
     AbsenceForm,
     CalculatorForm,
     CorrectionForm,
-    DirsGameForm,
-    DirsInitialForm,
     PlayerSearchForm,
     RegistrationForm,
     ResultForm,
     RoundEditForm,
     TournamentCreateForm,
 )
-from .models import Absence, DirsRating, GoTournament, Registration, Round, RoundStatus
-from .tables import DirsGameTable, DirsLeaderboardTable
-from .templatetags.go_tags import handicap_text
+from .models import GoTournament, Registration, Round, RoundStatus
 
-PER_PAGE = 50
 #: At most this many members come back from the registration search; the director types more of the name.
 SEARCH_LIMIT = 20
 
@@ -79,7 +70,7 @@ def _fail(request, error: services.GoError) -> None:
 def index(request):
     tournaments = selectors.go_tournament_list()[:100]
     can_create = request.user.is_authenticated and request.user.has_perm("tournaments.add_tournament")
-    can_record = request.user.is_authenticated and request.user.has_perm("go.add_dirsgame")
+    can_record = request.user.is_authenticated and request.user.has_perm("dirs.add_dirsgame")
     return render(
         request, "go/index.html", {"tournaments": tournaments, "can_create": can_create, "can_record": can_record}
     )
@@ -104,34 +95,19 @@ def tournament_create(request):
 def tournament_detail(request, pk: int):
     go = _go(pk)
     director = selectors.is_director(request.user, go)
-    rounds = list(go.rounds.order_by("number"))
-    visible_rounds = [r for r in rounds if r.is_published or director]
-    registrations = list(go.registrations.order_by("name"))
-    absences: dict[int, list[int]] = {}
-    for reg_id, number in Absence.objects.filter(registration__tournament=go).values_list(
-        "registration_id", "round_number"
-    ):
-        absences.setdefault(reg_id, []).append(number)
-    for reg in registrations:
-        reg.absent_rounds = sorted(absences.get(reg.pk, []))
+    progress = selectors.tournament_progress(go=go)
     member_query, members = "", None
     if director and "member" in request.GET:
         member_query = (request.GET.get("member") or "").strip()[:100]
-        members = _member_rows(go, member_query, current_language())
-    last = rounds[-1] if rounds else None
-    can_pair = (
-        director
-        and (last is None or (last.is_published and last.completed))
-        and len(rounds) < (go.tournament.rounds or 1)
-    )
+        members = selectors.member_rows(go=go, query=member_query, language=current_language(), limit=SEARCH_LIMIT)
     context = {
         "go": go,
         "t": go.tournament,
         "director": director,
-        "rounds": visible_rounds,
-        "registrations": registrations,
-        "can_pair": can_pair,
-        "finished": bool(last and last.completed and last.number == go.tournament.rounds),
+        "rounds": [r for r in progress.rounds if r.is_published or director],
+        "registrations": selectors.registrations_with_absences(go=go),
+        "can_pair": director and progress.can_pair,
+        "finished": progress.finished,
         "registration_form": RegistrationForm() if director else None,
         "member_query": member_query,
         "members": members,
@@ -141,42 +117,13 @@ def tournament_detail(request, pk: int):
     return render(request, "go/tournament.html", context)
 
 
-def _member_rows(go: GoTournament, query: str, lang: str) -> list[dict]:
-    """Members whose name matches ``query`` in either alphabet (``federation.selectors.player_search``), at most
-    ``SEARCH_LIMIT``, each with what the director needs to tell namesakes apart and whether they are registered."""
-    if not query.strip():
-        return []
-    players = list(selectors.member_search(search=query, limit=SEARCH_LIMIT))
-    registered = set(
-        Registration.objects.filter(tournament=go, player_id__in=[p.pk for p in players]).values_list(
-            "player_id", flat=True
-        )
-    )
-    rows = []
-    for p in players:
-        dirs_rating = getattr(p, "dirs", None)
-        rows.append(
-            {
-                "id": p.pk,
-                "name": p.display_name(lang),
-                "other_name": p.full_name_latin if lang.startswith("ru") else p.full_name,
-                "club": p.club.name if p.club_id else "",
-                "city": p.city,
-                "dirs": dirs_rating.rating if dirs_rating is not None else None,
-                "rank": dirs.rank_of(dirs_rating.rating).short if dirs_rating is not None else "",
-                "registered": p.pk in registered,
-            }
-        )
-    return rows
-
-
 @require_GET
 @director_required
 def member_search(request, go: GoTournament):
     """JSON for the registration form's search-as-you-type: members by name in Cyrillic or Latin, at most 20."""
     form = PlayerSearchForm(request.GET)
     query = form.cleaned_data["q"] if form.is_valid() else ""
-    rows = _member_rows(go, query, current_language())
+    rows = selectors.member_rows(go=go, query=query, language=current_language(), limit=SEARCH_LIMIT)
     return JsonResponse({"query": query, "results": rows, "limit": SEARCH_LIMIT})
 
 
@@ -230,11 +177,11 @@ def absence_set(request, go: GoTournament):
 @director_required
 def round_pair(request, go: GoTournament):
     try:
-        rnd = services.go_round_pair(go=go, user=request.user)
+        go_round = services.go_round_pair(go=go, user=request.user)
     except services.GoError as error:
         _fail(request, error)
         return redirect("go:tournament", pk=go.pk)
-    return redirect("go:round", pk=go.pk, number=rnd.number)
+    return redirect("go:round", pk=go.pk, number=go_round.number)
 
 
 # --- rounds -----------------------------------------------------------------------------------------------------
@@ -247,21 +194,21 @@ def _round(go: GoTournament, number: int) -> Round:
 @require_GET
 def round_detail(request, pk: int, number: int):
     go = _go(pk)
-    rnd = _round(go, number)
+    go_round = _round(go, number)
     director = selectors.is_director(request.user, go)
-    if not rnd.is_published and not director:
+    if not go_round.is_published and not director:
         raise Http404
-    boards = selectors.round_boards(round=rnd)
-    byes = selectors.round_byes(round=rnd)
-    names = {}
+    boards = selectors.round_boards(go_round=go_round)
+    byes = selectors.round_byes(go_round=go_round)
     lang = current_language()
     unpaired = []
     if director:
         registrations = list(go.registrations.all())
         names = {r.pk: r.display_name(lang) for r in registrations}
-        if not rnd.is_published:
-            taken = {b.white_id for b in boards} | {b.black_id for b in boards} | {b.registration_id for b in byes}
-            unpaired = [r for r in registrations if r.pk not in taken and r.first_round <= rnd.number]
+        if not go_round.is_published:
+            unpaired = selectors.round_unpaired(
+                go_round=go_round, registrations=registrations, boards=boards, byes=byes
+            )
     else:
         names = {b.white_id: b.white.display_name(lang) for b in boards}
         names.update({b.black_id: b.black.display_name(lang) for b in boards})
@@ -269,21 +216,21 @@ def round_detail(request, pk: int, number: int):
     rounds = go.rounds.all() if director else go.rounds.filter(status=RoundStatus.PUBLISHED)
     all_rounds = list(rounds.order_by("number").values_list("number", flat=True))
     # Any later round, draft or not, is known to the director's list; a visitor's page shows no corrections anyway.
-    later_round = next((n for n in all_rounds if n > rnd.number), None)
+    later_round = next((n for n in all_rounds if n > go_round.number), None)
     context = {
         "go": go,
         "t": go.tournament,
-        "round": rnd,
+        "round": go_round,
         "boards": boards,
         "byes": byes,
         "director": director,
         "names": names,
         "unpaired": unpaired,
-        "draws": go.tournament.draws_allowed and go.tournament.go_system != GoSystem.DIRS,
+        "draws": selectors.draws_allowed(go),
         "has_results": any(b.result for b in boards),
         "all_rounds": all_rounds,
         "later_round": later_round,
-        "can_correct": director and rnd.is_published and later_round is None,
+        "can_correct": director and go_round.is_published and later_round is None,
     }
     return render(request, "go/round.html", context)
 
@@ -291,37 +238,38 @@ def round_detail(request, pk: int, number: int):
 @require_POST
 @director_required
 def round_edit(request, go: GoTournament, number: int):
-    rnd = _round(go, number)
+    go_round = _round(go, number)
     form = RoundEditForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose what to do."))
         return redirect("go:round", pk=go.pk, number=number)
     data = form.cleaned_data
     action = data["action"]
+    user = request.user
     try:
         if action == "unpair":
             if not data.get("board"):
-                raise services.GoError(_("Choose a board."), "board")
-            services.go_round_unpair(round=rnd, board_number=data["board"], user=request.user)
+                raise services.GoError("board", _("Choose a board."))
+            services.go_round_unpair(go_round=go_round, board_number=data["board"], user=user)
         elif action == "pair":
             services.go_round_pair_by_hand(
-                round=rnd, first_id=data.get("first"), second_id=data.get("second"), user=request.user
+                go_round=go_round, first_id=data.get("first"), second_id=data.get("second"), user=user
             )
         elif action == "swap":
             services.go_round_swap(
-                round=rnd, first_id=data.get("first"), second_id=data.get("second"), user=request.user
+                go_round=go_round, first_id=data.get("first"), second_id=data.get("second"), user=user
             )
         elif action in ("bye", "unbye"):
-            services.go_round_bye(round=rnd, registration_id=data.get("first"), give=action == "bye", user=request.user)
+            services.go_round_bye(go_round=go_round, registration_id=data.get("first"), give=action == "bye", user=user)
         elif action == "repair":
-            services.go_round_repair(round=rnd, user=request.user)
+            services.go_round_repair(go_round=go_round, user=user)
         elif action == "publish":
-            services.go_round_publish(round=rnd)
+            services.go_round_publish(go_round=go_round)
             messages.success(request, _("Round %(n)s is published.") % {"n": number})
         elif action == "unpublish":
-            services.go_round_unpublish(round=rnd)
+            services.go_round_unpublish(go_round=go_round)
         elif action == "delete":
-            services.go_round_delete(round=rnd)
+            services.go_round_delete(go_round=go_round)
             messages.success(request, _("The pairing of round %(n)s is deleted.") % {"n": number})
             return redirect("go:tournament", pk=go.pk)
     except services.GoError as error:
@@ -339,14 +287,14 @@ def _form_errors(request, form) -> None:
 @require_POST
 @director_required
 def result_enter(request, go: GoTournament, number: int):
-    rnd = _round(go, number)
+    go_round = _round(go, number)
     form = ResultForm(request.POST)
     if not form.is_valid():
         _form_errors(request, form)
         return redirect("go:round", pk=go.pk, number=number)
     try:
         board = services.go_result_enter(
-            round=rnd,
+            go_round=go_round,
             board_number=form.cleaned_data["board"],
             result=form.cleaned_data["result"],
             version=form.cleaned_data.get("version"),
@@ -362,14 +310,14 @@ def result_enter(request, go: GoTournament, number: int):
 @require_POST
 @director_required
 def result_correct(request, go: GoTournament, number: int):
-    rnd = _round(go, number)
+    go_round = _round(go, number)
     form = CorrectionForm(request.POST)
     if not form.is_valid():
         _form_errors(request, form)
         return redirect("go:round", pk=go.pk, number=number)
     try:
         board = services.go_result_correct(
-            round=rnd,
+            go_round=go_round,
             board_number=form.cleaned_data["board"],
             result=form.cleaned_data["result"],
             version=form.cleaned_data.get("version"),
@@ -399,9 +347,8 @@ def standings(request, pk: int):
         chosen = completed[-1]
     rows = []
     if chosen is not None:
-        rnd = go.rounds.get(number=chosen)
         lang = current_language()
-        rows = list(selectors.standing_rows(round=rnd))
+        rows = list(selectors.standing_rows(go_round=go.rounds.get(number=chosen)))
         for row in rows:
             row.name = row.registration.display_name(lang)
     return render(
@@ -413,7 +360,7 @@ def standings(request, pk: int):
             "rows": rows,
             "chosen": chosen,
             "completed": completed,
-            "is_dirs": go.tournament.go_system == GoSystem.DIRS,
+            "is_dirs": selectors.is_dirs(go),
             # One reverse for the page instead of one a row: the players' links share this prefix.
             "players_url": reverse("go:player_games", args=[go.pk, 0]).removesuffix("0/"),
         },
@@ -437,119 +384,20 @@ def player_games(request, pk: int, reg_id: int):
 @require_GET
 def egd_export(request, pk: int):
     go = _go(pk)
-    data = selectors.tournament_data(go=go)
-    played = [r for r in data.rounds if r.completed]
-    if not played or len(played) != len(data.rounds):
+    text = selectors.egd_table(go=go)
+    if text is None:
         messages.error(request, _("The EGD table needs every paired round finished."))
         return redirect("go:tournament", pk=go.pk)
-    upto = played[-1].number
-    state = services.tournament_state(data, upto)
-    table = pairing.standings(state)
-    is_dirs = go.tournament.go_system == GoSystem.DIRS
-    players = {}
-    for reg in data.registrations:
-        if reg.first_round > upto:
-            continue
-        if reg.player_id:
-            player = Player.objects.get(pk=reg.player_id)
-            surname = player.last_name_latin or player.last_name
-            first = player.first_name_latin or player.first_name
-        else:
-            parts = (reg.name_latin or reg.name).split(" ", 1)
-            surname, first = parts[0], parts[1] if len(parts) > 1 else ""
-        rating = reg.rating if is_dirs else reg.rating // 10
-        players[reg.key] = egd.EgdPlayer(surname, first, dirs.rank_of(max(rating, 0)).short, reg.country, reg.club_name)
-    t = go.tournament
-    meta = egd.EgdMeta(
-        name=t.name,
-        country=t.country,
-        city=t.city,
-        start=t.start_date.isoformat(),
-        end=t.end_date.isoformat(),
-        komi=float(go.komi_normal),
-        time_minutes=go.time_minutes,
-        egd_class=go.egd_class,
-        system=t.get_go_system_display(),
-    )
-    text = egd.egd_table(state=state, standings=table, players=players, meta=meta)
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="tournament-{go.pk}.h9"'
     return response
-
-
-# --- DIRS -------------------------------------------------------------------------------------------------------
-
-
-@require_GET
-def dirs_leaderboard(request):
-    rating_filter = DirsRatingFilter(request.GET, queryset=selectors.dirs_leaderboard())
-    table = DirsLeaderboardTable(rating_filter.qs)
-    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
-    if download := csv_response(request, table, "dirs"):
-        return download
-    query = request.GET.copy()
-    query["_export"] = "csv"
-    can_record = request.user.is_authenticated and request.user.has_perm("go.add_dirsgame")
-    return render(
-        request,
-        "go/dirs_leaderboard.html",
-        {"filter": rating_filter, "table": table, "export_url": "?" + query.urlencode(), "can_record": can_record},
-    )
-
-
-@require_GET
-def dirs_player(request, player_id: int):
-    rating = get_object_or_404(DirsRating.objects.select_related("player", "club"), player_id=player_id)
-    games = list(selectors.dirs_player_games(player_id=player_id))
-    points = selectors.dirs_chart_points(rating=rating, games=games)
-    table = DirsGameTable(list(reversed(games)), player_id=player_id)
-    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
-    return render(request, "go/dirs_player.html", {"rating": rating, "points": points, "table": table})
-
-
-@login_required
-def dirs_initial(request):
-    if not request.user.has_perm("go.add_dirsrating"):
-        raise PermissionDenied
-    form = DirsInitialForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            rating = services.dirs_rating_set_initial(**form.cleaned_data)
-        except services.GoError as error:
-            form.add_error(error.field if error.field in form.fields else None, error.message)
-        else:
-            messages.success(request, _("DIRS rating %(r)s set.") % {"r": f"{rating.rating:03d}"})
-            return redirect("go:dirs_game_new")
-    return render(request, "go/dirs_initial_form.html", {"form": form})
-
-
-@login_required
-def dirs_game_new(request):
-    if not request.user.has_perm("go.add_dirsgame"):
-        raise PermissionDenied
-    form = DirsGameForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            game = services.dirs_game_record(user=request.user, **form.cleaned_data)
-        except services.GoError as error:
-            form.add_error(error.field if error.field in form.fields else None, error.message)
-        else:
-            lang = current_language()
-            reason = game.reason_ru if lang.startswith("ru") else game.reason_en
-            if game.rated:
-                messages.success(request, _("Rated: %(reason)s") % {"reason": reason})
-            else:
-                messages.warning(request, _("Recorded, not rated: %(reason)s") % {"reason": reason})
-            return redirect("go:dirs_game_new")
-    ratings = {r.player_id: r.rating for r in DirsRating.objects.only("player_id", "rating")}
-    return render(request, "go/dirs_game_form.html", {"form": form, "ratings": ratings})
 
 
 # --- the handicap calculator ------------------------------------------------------------------------------------
 
 
 @require_GET
-def calculator(request):
+def calculator_page(request):
     return render(request, "go/calculator.html", {})
 
 
@@ -560,42 +408,7 @@ def calculator_json(request):
     if not form.is_valid():
         errors = {field: [str(e) for e in errs] for field, errs in form.errors.items()}
         return JsonResponse({"errors": errors}, status=400)
-    a, b = form.cleaned_data["a"], form.cleaned_data["b"]
-    if form.cleaned_data["scale"] == "dirs":
-        if a > 300 or b > 300:
-            return JsonResponse({"errors": {"a" if a > 300 else "b": [_("The DIRS scale ends at 300.")]}}, status=400)
-        h = dirs.prescribed_handicap(a, b)
-        black = "a" if a < b else "b" if b < a else None
-        return JsonResponse(
-            {
-                "scale": "dirs",
-                "difference": h.difference,
-                "pairable": h.pairable,
-                "stones": h.stones,
-                "komi": h.komi,
-                "text": handicap_text(h.stones, h.komi) if h.pairable else _("not pairable: 10 stones or more"),
-                "black": black,
-                "rank_a": dirs.rank_of(a).short,
-                "rank_b": dirs.rank_of(b).short,
-            }
-        )
-    half = form.cleaned_data["half_stone"]
-    la, lb = pairing.start_level(a, half_stone=half), pairing.start_level(b, half_stone=half)
-    stones, komi = pairing.handicap_for(la - lb, half_stone=half)
-    limit = pairing.max_level_gap(half_stone=half)
-    pairable = abs(la - lb) <= limit
-    return JsonResponse(
-        {
-            "scale": "tournament",
-            "level_a": la,
-            "level_b": lb,
-            "difference": abs(la - lb),
-            "pairable": pairable,
-            "stones": stones,
-            "komi": komi,
-            "text": handicap_text(stones, komi) if pairable else _("not pairable: more than 9 stones"),
-            "black": "a" if la < lb else "b" if lb < la else None,
-            "rank_a": dirs.rank_of(a // 10).short,
-            "rank_b": dirs.rank_of(b // 10).short,
-        }
-    )
+    try:
+        return JsonResponse(calculator.handicap(**form.cleaned_data))
+    except DirsError as error:
+        return JsonResponse({"errors": {error.field: [error.message]}}, status=400)

@@ -20,8 +20,7 @@ from django.utils import timezone
 
 from federation.models import Player
 from ratings.bulk import copy_rows, reserve_ids
-from ratings.engines.preferans import Deal as EngineDeal
-from ratings.engines.preferans import DealRun, league_for
+from ratings.engines.preferans import DealRun, DealWhists, league_for
 from ratings.preferans.models import Deal, DealResult, Game, GameServer, PreferansRating, Seat
 from ratings.preferans.services.common import MAX_TABLE, MIN_TABLE, PreferansError, whole_whists
 from ratings.preferans.services.deal_sql import RATING_FIELDS, lock_states, rating_arrays
@@ -89,7 +88,7 @@ def deals_import_bulk(
     if len(key_share_players(player_ids)) != len(player_ids):
         raise PreferansError("games", "a player id of these games does not exist")
     locked = lock_states(player_ids)
-    engine_deals: list[EngineDeal] = []
+    engine_deals: list[DealWhists] = []
     ids = {name: pid for pid, name in names.items()}
     caps = {name: locked[pid][1].bot_max for pid, name in names.items()}
 
@@ -133,7 +132,7 @@ def deals_import_bulk(
             total = sum(converted.values())
             if total:
                 raise PreferansError(f"deals[{index}].whists", f"the whists sum to {total}, not to zero")
-            engine_deals.append(EngineDeal(game=deal.game, whists=converted))
+            engine_deals.append(DealWhists(game=deal.game, whists=converted))
             counter[position] += 1
             yield deal_id, game_ids[position], server_id, deal.external_id, counter[position], now
 

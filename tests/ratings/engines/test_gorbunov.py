@@ -25,7 +25,7 @@ from ratings.engines.gorbunov import (
     RULE_WINNER,
     GorbunovSettings,
     Placement,
-    Tournament,
+    RatedTournament,
     effective_k,
     rate_document,
     rate_season,
@@ -45,7 +45,7 @@ def field_for(place: int, *, rs: int, strength: int, players: int, k: int = 4, t
     ratings["ann"] = rs
     order = list(others)
     order.insert(place - 1, "ann")
-    tournament = Tournament(
+    tournament = RatedTournament(
         id="t",
         date=SATURDAY,
         k=k,
@@ -127,7 +127,7 @@ def test_example_b_first_place_new_rating_is_258():
 
 def four_player_tournament(ratings_in_place_order, *, k=1, tournament_format="", date=SATURDAY, sqrt_rule=None):
     players = [f"p{i}" for i in range(1, len(ratings_in_place_order) + 1)]
-    tournament = Tournament(
+    tournament = RatedTournament(
         id="t",
         date=date,
         k=k,
@@ -261,8 +261,8 @@ def test_week_start_is_monday():
 
 def test_tournaments_of_one_week_use_start_of_week_ratings_and_sum():
     players = ["a", "b", "c", "d"]
-    first = Tournament("t1", dt.date(2026, 3, 3), 4, tuple(Placement(p, i) for i, p in enumerate(players, 1)))
-    second = Tournament("t2", dt.date(2026, 3, 8), 4, tuple(Placement(p, i) for i, p in enumerate(players, 1)))
+    first = RatedTournament("t1", dt.date(2026, 3, 3), 4, tuple(Placement(p, i) for i, p in enumerate(players, 1)))
+    second = RatedTournament("t2", dt.date(2026, 3, 8), 4, tuple(Placement(p, i) for i, p in enumerate(players, 1)))
     season = rate_season({}, [second, first])
     assert len(season.weeks) == 1
     week = season.weeks[0]
@@ -276,8 +276,8 @@ def test_tournaments_of_one_week_use_start_of_week_ratings_and_sum():
 
 def test_next_week_starts_from_the_new_ratings():
     players = ["a", "b", "c", "d"]
-    first = Tournament("t1", dt.date(2026, 3, 8), 4, tuple(Placement(p, i) for i, p in enumerate(players, 1)))
-    second = Tournament("t2", dt.date(2026, 3, 9), 4, tuple(Placement(p, i) for i, p in enumerate(players, 1)))
+    first = RatedTournament("t1", dt.date(2026, 3, 8), 4, tuple(Placement(p, i) for i, p in enumerate(players, 1)))
+    second = RatedTournament("t2", dt.date(2026, 3, 9), 4, tuple(Placement(p, i) for i, p in enumerate(players, 1)))
     season = rate_season({"e": 150}, [first, second])
     assert len(season.weeks) == 2
     assert [c.before for c in season.weeks[1].tournaments[0].changes] == [116, 106, 100, 100]
@@ -288,7 +288,7 @@ def test_sealed_tournaments_of_one_week_each_use_the_same_cap():
     # a (150) last of 4 at K = 16: base 1.5 -> -3 (rule 4) -> -48, capped at -floor(50/2) = -25 in each.
     ratings = {"a": 150, "b": 300, "c": 300, "d": 300}
     results = tuple(Placement(p, i) for i, p in enumerate(["b", "c", "d", "a"], 1))
-    tournaments = [Tournament(f"t{i}", SATURDAY, 16, results, format="sealed") for i in range(2)]
+    tournaments = [RatedTournament(f"t{i}", SATURDAY, 16, results, format="sealed") for i in range(2)]
     season = rate_season(ratings, tournaments)
     assert [c.delta for w in season.weeks for o in w.tournaments for c in o.changes if c.player == "a"] == [-25, -25]
     assert season.ratings["a"] == 100
@@ -303,7 +303,7 @@ def bad(tournament_changes=None, result_changes=None):
         results = result_changes(results)
     values = {"id": "t", "date": SATURDAY, "k": 1, "results": tuple(results)}
     values.update(tournament_changes or {})
-    return Tournament(**values)
+    return RatedTournament(**values)
 
 
 @pytest.mark.parametrize(

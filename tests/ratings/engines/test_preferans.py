@@ -15,8 +15,8 @@ from ratings.engines.common import EngineError
 from ratings.engines.preferans import (
     AMATEUR,
     PRO,
-    Deal,
     DealRun,
+    DealWhists,
     PlayerState,
     PreferansSettings,
     deal_delta,
@@ -136,7 +136,7 @@ def test_one_human_opponent_lifts_the_ceiling():
 
 
 def test_reaching_1800_promotes_for_good_and_the_peak_is_kept():
-    deals = [Deal("g", {"me": 40, "you": -40})] * 3 + [Deal("g", {"me": -40, "you": 40})] * 3
+    deals = [DealWhists("g", {"me": 40, "you": -40})] * 3 + [DealWhists("g", {"me": -40, "you": 40})] * 3
     ledger = rate_deals(deals, {"me": human(1790), "you": human(1800)})
     me = ledger.players["me"]
     assert me.league == PRO
@@ -148,12 +148,12 @@ def test_reaching_1800_promotes_for_good_and_the_peak_is_kept():
 def test_newcomers_and_bots_start_right():
     assert new_player().rating == 1000
     assert new_player(bot_max=2400).rating == 2400
-    ledger = rate_deals([Deal("g", {"new": 0, "bot": 0})], bots={"bot": 1400.0})
+    ledger = rate_deals([DealWhists("g", {"new": 0, "bot": 0})], bots={"bot": 1400.0})
     # A newcomer (1000) against a fresh bot (1400): Vf is negative, so 0 whists gain, and the bot loses.
     assert ledger.players["new"].rating > 1000
     assert ledger.players["bot"].rating < 1400
     assert ledger.players["bot"].is_bot
-    ledger = rate_deals([Deal("g", {"new": 0, "old": 0})])
+    ledger = rate_deals([DealWhists("g", {"new": 0, "old": 0})])
     assert ledger.players["new"].rating == 1000
     assert ledger.players["old"].rating == 1000
 
@@ -166,7 +166,7 @@ def test_custom_settings():
         PreferansSettings(x=0)
 
 
-def _random_series(seed: int, humans: int, games: int, deals_per_game: int) -> list[Deal]:
+def _random_series(seed: int, humans: int, games: int, deals_per_game: int) -> list[DealWhists]:
     """Games of 2 to 4 among ``humans`` players and two bots, each of a few deals with whists summing to zero."""
     rng = random.Random(seed)
     names = [f"p{i}" for i in range(humans)] + ["bot-easy", "bot-hard"]
@@ -175,7 +175,7 @@ def _random_series(seed: int, humans: int, games: int, deals_per_game: int) -> l
         table = rng.sample(names, rng.choice((2, 3, 4)))
         for _ in range(deals_per_game):
             whists = [rng.randint(-40, 40) for _ in table[1:]]
-            deals.append(Deal(f"g{game}", dict(zip(table, [-sum(whists), *whists], strict=True))))
+            deals.append(DealWhists(f"g{game}", dict(zip(table, [-sum(whists), *whists], strict=True))))
     return deals
 
 
@@ -219,7 +219,7 @@ def test_a_run_steps_deal_by_deal_as_the_recorded_path():
 
 def test_a_run_checks_its_deals_unless_told_they_are_checked():
     with pytest.raises(EngineError, match=r"^deals\[0\]\.whists: the whists sum to 1"):
-        list(DealRun([Deal("g", {"a": 1, "b": 0})]))
+        list(DealRun([DealWhists("g", {"a": 1, "b": 0})]))
 
 
 # --- properties --------------------------------------------------------------------------------------------------

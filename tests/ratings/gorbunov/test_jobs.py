@@ -1,4 +1,5 @@
-"""The jobs around the publication: concurrency on PostgreSQL, the weekly task through a real worker, the admin."""
+"""The jobs around the publication: concurrency on PostgreSQL, the weekly task through a real worker, the admin's
+actions and their progress page."""
 
 import datetime
 import threading
@@ -10,7 +11,6 @@ from ratings.gorbunov import services, tasks
 from ratings.models import RatingChange, RatingSnapshot
 from tests.factories import federation_staff
 from tests.ratings.gorbunov.conftest import make_tournament, week
-from tournaments.models import TournamentStatus
 
 
 @pytest.mark.django_db(transaction=True)
@@ -73,28 +73,6 @@ def test_the_weekly_job_end_to_end_through_a_real_worker(celery_worker, gorbunov
 
 
 @pytest.mark.django_db
-def test_approval_shows_why_a_tournament_with_gaps_cannot_be_approved(client, field):
-    tournament = make_tournament(field[:5], week(0), status=TournamentStatus.SUBMITTED)
-    tournament.results.filter(place=5).update(place=7)
-    client.force_login(federation_staff())
-    response = client.post(
-        "/en/admin/tournaments/tournament/",
-        {"action": "approve", "_selected_action": [tournament.pk]},
-        follow=True,
-    )
-    text = response.content.decode()
-    assert "Place 7 is larger than the number of participants (5)." in text
-    tournament.refresh_from_db()
-    assert tournament.status == TournamentStatus.SUBMITTED
-    tournament.results.filter(place=7).update(place=6)
-    tournament.results.filter(place=4).delete()
-    text = client.post(
-        "/en/admin/tournaments/tournament/", {"action": "approve", "_selected_action": [tournament.pk]}, follow=True
-    ).content.decode()
-    assert "Places have gaps: missing 4." in text or "larger than the number of participants" in text
-
-
-@pytest.mark.django_db
 def test_staff_publish_now_and_see_the_progress(client, gorbunov_list, season, django_capture_on_commit_callbacks):
     from django.contrib.auth.models import Permission
 
@@ -116,8 +94,10 @@ def test_staff_publish_now_and_see_the_progress(client, gorbunov_list, season, d
         )
     assert response.status_code == 200
     text = response.content.decode()
-    assert 'id="gorbunov-progress"' in text
+    assert 'id="task-progress"' in text
     assert gorbunov_list.snapshots.exists()
+    progress = response.redirect_chain[-1][0]
+    assert "status: published" in client.get(progress).content.decode()  # the task's result, once it ran
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(
             "/en/admin/ratings/ratinglist/",
@@ -126,5 +106,7 @@ def test_staff_publish_now_and_see_the_progress(client, gorbunov_list, season, d
         )
     request_cleanup()
     text = response.content.decode()
-    assert 'id="gorbunov-progress"' in text
+    assert 'id="task-progress"' in text
     assert "rebuild" in text
+    again = client.get(response.redirect_chain[-1][0]).content.decode()
+    assert "status: rebuilt" in again

@@ -1,4 +1,5 @@
-"""The Gorbunov pages in both languages: lists by week, filters, CSV, 404s, sections, calculator; bounded queries."""
+"""The Gorbunov pages in both languages: lists by week (and what a bad week shows), filters, CSV, sections, the
+calculator; bounded queries."""
 
 import csv
 import datetime
@@ -9,7 +10,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from ratings.engines.gorbunov import Placement, Tournament, rate_tournament
+from ratings.engines.gorbunov import Placement, RatedTournament, rate_tournament
 from ratings.gorbunov import services
 from tests.factories import PlayerFactory
 from tests.ratings.gorbunov.conftest import make_tournament, week
@@ -49,14 +50,43 @@ def test_index_and_list_in_both_languages(client, published):
     assert "Иванов" in client.get("/ratings/cards/gorbunov/").content.decode()
 
 
-@pytest.mark.parametrize("bad", [{"week": "2026-W60"}, {"week": "yesterday"}, {"date": "2026-02-30"}, {"date": "x"}])
-def test_a_week_that_is_not_a_week_is_a_404_in_the_visitors_language(client, published, bad):
-    ru = client.get("/ratings/cards/gorbunov/", bad)
-    assert ru.status_code == 404
-    assert "Страница не найдена" in ru.content.decode()
+@pytest.mark.parametrize(
+    ("bad", "en_text", "ru_text"),
+    [
+        ({"week": "2026-W60"}, "“2026-W60” is not a rating week", "«2026-W60» — не рейтинговая неделя"),
+        ({"week": "yesterday"}, "“yesterday” is not a rating week", "«yesterday» — не рейтинговая неделя"),
+        ({"date": "2026-02-30"}, "“2026-02-30” is not a date (YYYY-MM-DD)", "«2026-02-30» — не дата (ГГГГ-ММ-ДД)"),
+        ({"date": "x"}, "“x” is not a date (YYYY-MM-DD)", "«x» — не дата (ГГГГ-ММ-ДД)"),
+    ],
+)
+def test_a_bad_week_or_date_shows_the_newest_list_saying_why(client, published, bad, en_text, ru_text):
     en = client.get("/en/ratings/cards/gorbunov/", bad)
-    assert en.status_code == 404
-    assert "Page not found" in en.content.decode()
+    assert en.status_code == 200
+    text = en.content.decode()
+    assert en_text in text
+    assert "The newest list, of 2026-04-20, is shown." in text
+    assert "2026-W17" in text
+    assert 'id="gorbunov-list"' in text
+    ru = client.get("/ratings/cards/gorbunov/", bad)
+    assert ru.status_code == 200
+    assert ru_text in ru.content.decode()
+    assert "Показан последний список, от 2026-04-20." in ru.content.decode()
+
+
+def test_a_date_between_lists_and_before_the_first(client, published):
+    # The week of 2026-05-20 is not published yet: the list in force then is the newest, of 2026-04-20.
+    later = client.get("/en/ratings/cards/gorbunov/", {"date": "2026-05-20"}).content.decode()
+    assert "No list is dated 2026-05-20: the list in force on that date, of 2026-04-20, is shown." in later
+    assert "2026-W17" in later
+    # A date inside a published week is that week's list: nothing to explain.
+    inside = client.get("/en/ratings/cards/gorbunov/", {"date": "2026-03-19"}).content.decode()
+    assert 'id="date-message"' not in inside
+    assert "2026-W12" in inside
+    before = client.get("/en/ratings/cards/gorbunov/", {"date": "2026-01-05"}).content.decode()
+    assert "There was no list yet on 2026-01-05: the first one is of 2026-03-09." in before
+    assert 'id="list-empty"' in before
+    ru = client.get("/ratings/cards/gorbunov/", {"date": "2026-01-05"}).content.decode()
+    assert "На 2026-01-05 списка ещё не было: первый — от 2026-03-09." in ru
 
 
 def test_list_as_of_an_earlier_week_by_week_or_date(client, published):
@@ -214,7 +244,9 @@ def test_calculator_endpoint_equals_the_engine_for_many_inputs(client):
             names = [f"o{i}" for i in range(u - 1)]
             names.insert(row["place"] - 1, "me")
             ratings = dict(zip([f"o{i}" for i in range(u - 1)], others, strict=True)) | {"me": rs}
-            t = Tournament("t", datetime.date(2026, 1, 1), k, tuple(Placement(p, m) for m, p in enumerate(names, 1)))
+            t = RatedTournament(
+                "t", datetime.date(2026, 1, 1), k, tuple(Placement(p, m) for m, p in enumerate(names, 1))
+            )
             expected = next(c.delta for c in rate_tournament(t, ratings).changes if c.player == "me")
             assert row["delta"] == expected
 
@@ -224,3 +256,16 @@ def test_unpublished_list_page(client, gorbunov_list):
     assert 'id="list-empty"' in text
     assert client.get("/en/ratings/cards/nonexistent/").status_code == 404
     PlayerFactory()
+
+
+def test_calculator_rounds_half_away_from_the_typed_rt(client):
+    # Rt·U = 100.25·2 = 200.5 exactly: half away from zero gives a field of 201 rating points.
+    data = client.get("/en/ratings/cards/calculator/api/", {"u": 2, "rt": "100,25", "k": 1, "rating": 100}).json()
+    assert data["rt"] == 100.5
+    # 151.15·10 is 1511.4999… as a binary float; the Rt typed is 151.15, so the field is 1512 (Rt 151.2).
+    data = client.get("/en/ratings/cards/calculator/api/", {"u": 10, "rt": "151.15", "k": 1, "rating": 100}).json()
+    assert data["rt"] == 151.2
+    for bad in ("nan", "inf", "-inf"):
+        response = client.get("/en/ratings/cards/calculator/api/", {"u": 4, "rt": bad, "k": 1, "rating": 100})
+        assert response.status_code == 400
+        assert response.json()["field"] == "rt"

@@ -5,7 +5,7 @@ import datetime
 import pytest
 from django_celery_beat.models import PeriodicTask
 
-from ratings.engines.gorbunov import Placement, Tournament, rate_season
+from ratings.engines.gorbunov import Placement, RatedTournament, rate_season
 from ratings.gorbunov import services
 from ratings.gorbunov.params import engine_settings
 from ratings.models import RatingChange, RatingEntry, RatingList, RatingSnapshot
@@ -46,7 +46,7 @@ def publish_weekly(rating_list, first, last):
 def test_weekly_runs_match_the_engine_season(gorbunov_list, season):
     publish_weekly(gorbunov_list, 1, 7)
     tournaments = [
-        Tournament(
+        RatedTournament(
             id=str(t.pk),
             date=t.end_date,
             k=t.k,

@@ -6,7 +6,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from ratings.mahjong import services
-from ratings.mahjong.admin_hooks import TOURNAMENT_ACTIONS
+from ratings.mahjong.admin import TOURNAMENT_ACTIONS
 from ratings.mahjong.params import validate_crr, validate_online, validate_rr
 from ratings.models import RatingList, RatingSnapshot
 from tests.factories import PlayerFactory, federation_staff, organiser
@@ -129,7 +129,7 @@ def _eager():
 
 
 @pytest.mark.usefixtures("_eager")
-def test_admin_rebuild_and_compute_actions(admin_client):
+def test_admin_rebuild_and_compute_actions(admin_client, django_capture_on_commit_callbacks):
     services.mahjong_setup_defaults()
     players = [PlayerFactory() for _ in range(16)]
     mahjong_tournament(players=players, end=datetime.date(2025, 1, 1))
@@ -147,11 +147,17 @@ def test_admin_rebuild_and_compute_actions(admin_client):
         {"lists": str(rr.pk), "start": "2025-03-01", "end": "2025-01-01"},
     )
     assert "The last date is before the first." in bad.content.decode()
-    done = admin_client.post(
-        "/en/admin/ratings/ratinglist/mahjong/rebuild/",
-        {"lists": str(rr.pk), "start": "2025-01-01", "end": "2025-03-01"},
-    )
+    with django_capture_on_commit_callbacks(execute=True):
+        done = admin_client.post(
+            "/en/admin/ratings/ratinglist/mahjong/rebuild/",
+            {"lists": str(rr.pk), "start": "2025-01-01", "end": "2025-03-01"},
+        )
     assert done.status_code == 302
+    progress = admin_client.get(done["Location"]).content.decode()
+    assert 'id="task-progress"' in progress
+    assert "mahjong-rr: 2" in progress  # the task's result: two snapshots written
+    state = admin_client.get(done["Location"].split("?")[0], {"format": "json"}).json()
+    assert (state["state"], state["result"]) == ("SUCCESS", {"mahjong-rr": 2})
     assert list(rr.snapshots.order_by("as_of").values_list("as_of", flat=True)) == [
         datetime.date(2025, 1, 1),
         datetime.date(2025, 2, 1),

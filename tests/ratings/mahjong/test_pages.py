@@ -87,6 +87,37 @@ def test_list_as_of_a_date_and_the_dates_page(client):
     assert client.get("/en/ratings/mahjong/no-such-list/").status_code == 404
 
 
+@pytest.mark.parametrize("page", ["", "tournaments/"])
+def test_one_date_rule_on_the_list_pages(client, page):
+    """A bad date or week shows the newest list saying what was wrong; a date between lists, the list in force
+    then, saying so; a date before the first list, no list and when the first one came."""
+    _league(16)
+    services.mahjong_daily(today=datetime.date(2025, 1, 25))
+    url = f"/en/ratings/mahjong/mahjong-rr/{page}"
+    _, text = _queries(client, url + "?date=2025-02-30")
+    assert "“2025-02-30” is not a date (YYYY-MM-DD). The newest list, of 2025-06-01, is shown." in text
+    _, text = _queries(client, url + "?week=2025-W77")
+    assert "“2025-W77” is not a rating week (YYYY-Www, e.g. 2026-W10). The newest list, of 2025-06-01" in text
+    _, text = _queries(client, url + "?date=2025-03-01")
+    assert "No list is dated 2025-03-01: the list in force on that date, of 2025-01-25, is shown." in text
+    _, text = _queries(client, url + "?week=2025-W10")  # Monday 2025-03-03
+    assert "No list is dated 2025-03-03: the list in force on that date, of 2025-01-25, is shown." in text
+    _, text = _queries(client, url + "?date=2025-06-01")
+    assert 'id="date-message"' not in text
+    _, text = _queries(client, url + "?date=2024-12-31")
+    assert "There was no list yet on 2024-12-31: the first one is of 2025-01-25." in text
+    assert "has not been computed for this date" in text
+    _, text_ru = _queries(client, f"/ratings/mahjong/mahjong-rr/{page}?date=2025-03-01")
+    assert "Списка от 2025-03-01 нет: показан список, действовавший в этот день, — от 2025-01-25." in text_ru
+
+
+def test_a_bad_date_on_the_player_page_shows_the_newest_lists(client):
+    players = _league(16)
+    _, text = _queries(client, f"/en/ratings/mahjong/players/{players[0].pk}/?date=tomorrow")
+    assert "“tomorrow” is not a date (YYYY-MM-DD). The newest lists are shown." in text
+    assert "2025-06-01" in text
+
+
 def test_tournaments_counted_with_w_a_and_maxk(client):
     _league(16, n_tournaments=6)
     q, text = _queries(client, "/en/ratings/mahjong/mahjong-rr/tournaments/?date=2025-06-01")
@@ -164,3 +195,12 @@ def test_snapshot_summary_keeps_w_a_and_maxk():
     snapshot = RatingSnapshot.objects.get(rating_list__slug="mahjong-rr")
     assert [item["wa"] for item in snapshot.summary["maxk"]] == [2.0, 2.0, 1.0, 1.0]
     assert all(row["w"] == 2.0 and row["a"] == 100.0 for row in snapshot.summary["counted"])
+
+
+def test_calculator_rounds_half_away_like_the_lists(client):
+    # R of place 64 of 65 is 1000/64 = 15.625: shown 15.63, as the lists show it (half away from zero).
+    data = client.get("/ratings/mahjong/calculator.json", {"players": 65, "hanchans": 8}).json()
+    assert data["places"][63]["r"] == 15.63
+    # A typed as 85.725 % is 8572.5 hundredths of a percent: 8573, not the even 8572.
+    data = client.get("/ratings/mahjong/calculator.json", {"players": 20, "hanchans": 8, "a": "85.725"}).json()
+    assert data["a"] == 85.73

@@ -10,8 +10,7 @@ import pytest
 from django.db import IntegrityError, OperationalError, connection, connections, transaction
 
 from federation.models import BotLevel
-from ratings.engines.preferans import Deal as EngineDeal
-from ratings.engines.preferans import rate_deals
+from ratings.engines.preferans import DealWhists, rate_deals
 from ratings.preferans.models import Deal, DealResult, Game, GameServer, PreferansRating
 from ratings.preferans.services import (
     BulkDeal,
@@ -51,7 +50,7 @@ def test_bulk_import_equals_one_by_one_and_the_engine():
     )
 
     ledger = rate_deals(
-        [EngineDeal(game=str(k), whists={str(p): v for p, v in w.items()}) for k, w in deals],
+        [DealWhists(game=str(k), whists={str(p): v for p, v in w.items()}) for k, w in deals],
         bots={str(p): 1400.0 for p in people if p in bots},
     )
     for pid, state in ledger.players.items():

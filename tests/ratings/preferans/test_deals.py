@@ -5,8 +5,7 @@ import threading
 import pytest
 from django.db import connection, connections
 
-from ratings.engines.preferans import Deal as EngineDeal
-from ratings.engines.preferans import PlayerState, rate_deals
+from ratings.engines.preferans import DealWhists, PlayerState, rate_deals
 from ratings.preferans.models import Deal, DealResult, PreferansRating
 from ratings.preferans.services import DealInput, deals_apply, game_create
 from tests.factories import PlayerFactory
@@ -56,7 +55,7 @@ def test_concurrent_deals_for_one_player_equal_one_by_one(postgres):
     lookup = {(games[i].pk, f"t{i}-{n}"): whists for i in range(4) for n, (_k, whists) in enumerate(work[i])}
     states = {str(p): PlayerState(1000.0, 1000.0) for p in [star, *others]}
     ledger = rate_deals(
-        [EngineDeal(game=str(g), whists={str(p): v for p, v in lookup[(g, e)].items()}) for g, e in applied], states
+        [DealWhists(game=str(g), whists={str(p): v for p, v in lookup[(g, e)].items()}) for g, e in applied], states
     )
     for pid, state in ledger.players.items():
         assert PreferansRating.objects.get(player_id=int(pid)).rating == pytest.approx(state.rating, abs=1e-9)

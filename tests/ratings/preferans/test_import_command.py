@@ -8,8 +8,7 @@ from django.core.management import CommandError, call_command
 from django.utils import translation
 
 from federation.models import Player
-from ratings.engines.preferans import Deal as EngineDeal
-from ratings.engines.preferans import rate_deals
+from ratings.engines.preferans import DealWhists, rate_deals
 from ratings.preferans.models import Deal, DealResult, Game, PreferansRating
 from tests.factories import PlayerFactory
 
@@ -28,7 +27,7 @@ def _history(players, rng, games=6, deals_per_game=5, first=0):
                 for pid, value in zip(table, whists, strict=True):
                     rows.append(f"{key};2026-03-0{1 + pair // 2};{n};{pid};{value}\n")
                 engine_deals.append(
-                    EngineDeal(game=key, whists={str(p): v for p, v in zip(table, whists, strict=True)})
+                    DealWhists(game=key, whists={str(p): v for p, v in zip(table, whists, strict=True)})
                 )
     return rows, engine_deals
 

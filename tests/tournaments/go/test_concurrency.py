@@ -29,7 +29,7 @@ def _tournament(players: int):
     for i in range(players):
         services.go_registration_add(go=go, name=f"Player {i}", rating=2000 - 10 * i)
     rnd = services.go_round_pair(go=go)
-    services.go_round_publish(round=rnd)
+    services.go_round_publish(go_round=rnd)
     return rnd
 
 
@@ -66,7 +66,7 @@ def test_results_entered_at_once_for_one_round_are_all_kept(postgres):
     numbers = list(Board.objects.filter(round=rnd).values_list("number", flat=True))
     assert len(numbers) == 4
     jobs = [
-        (lambda n=n: services.go_result_enter(round=Round.objects.get(pk=rnd.pk), board_number=n, result="white"))
+        (lambda n=n: services.go_result_enter(go_round=Round.objects.get(pk=rnd.pk), board_number=n, result="white"))
         for n in numbers
     ]
     assert _race(jobs) == ["ok"] * 4
@@ -80,8 +80,8 @@ def test_results_entered_at_once_for_one_round_are_all_kept(postgres):
 def test_two_results_for_one_board_at_once_keep_the_first(postgres):
     rnd = _tournament(2)
     jobs = [
-        lambda: services.go_result_enter(round=Round.objects.get(pk=rnd.pk), board_number=1, result="white"),
-        lambda: services.go_result_enter(round=Round.objects.get(pk=rnd.pk), board_number=1, result="black"),
+        lambda: services.go_result_enter(go_round=Round.objects.get(pk=rnd.pk), board_number=1, result="white"),
+        lambda: services.go_result_enter(go_round=Round.objects.get(pk=rnd.pk), board_number=1, result="black"),
     ]
     outcomes = _race(jobs)
     assert sorted(outcomes)[0].startswith("Board 1 already has a result")
@@ -94,10 +94,10 @@ def test_two_results_for_one_board_at_once_keep_the_first(postgres):
 def test_a_correction_and_an_entry_at_once_lose_nothing(postgres):
     """Board 1 is corrected while board 2's result comes in: both are kept and the standings see both."""
     rnd = _tournament(4)
-    services.go_result_enter(round=rnd, board_number=1, result="white")
+    services.go_result_enter(go_round=rnd, board_number=1, result="white")
     jobs = [
-        lambda: services.go_result_correct(round=Round.objects.get(pk=rnd.pk), board_number=1, result="black"),
-        lambda: services.go_result_enter(round=Round.objects.get(pk=rnd.pk), board_number=2, result="black"),
+        lambda: services.go_result_correct(go_round=Round.objects.get(pk=rnd.pk), board_number=1, result="black"),
+        lambda: services.go_result_enter(go_round=Round.objects.get(pk=rnd.pk), board_number=2, result="black"),
     ]
     assert _race(jobs) == ["ok", "ok"]
     assert list(Board.objects.filter(round=rnd).order_by("number").values_list("result", "version")) == [
@@ -117,13 +117,13 @@ def test_a_correction_and_an_entry_at_once_lose_nothing(postgres):
 @pytest.mark.django_db(transaction=True)
 def test_two_corrections_of_one_board_at_once_keep_one(postgres):
     rnd = _tournament(2)
-    services.go_result_enter(round=rnd, board_number=1, result="white")
+    services.go_result_enter(go_round=rnd, board_number=1, result="white")
     jobs = [
         lambda: services.go_result_correct(
-            round=Round.objects.get(pk=rnd.pk), board_number=1, result="black", version=1
+            go_round=Round.objects.get(pk=rnd.pk), board_number=1, result="black", version=1
         ),
         lambda: services.go_result_correct(
-            round=Round.objects.get(pk=rnd.pk), board_number=1, result="black_forfeit", version=1
+            go_round=Round.objects.get(pk=rnd.pk), board_number=1, result="black_forfeit", version=1
         ),
     ]
     outcomes = _race(jobs)

@@ -3,9 +3,11 @@ round (which must be unpublished and its pairing deleted first); the club rating
 
 import pytest
 
+from ratings.dirs import services as dirs_services
+from ratings.dirs.models import DirsGame, DirsRating
 from tests.factories import PlayerFactory, UserFactory, organiser
 from tournaments.go import services
-from tournaments.go.models import Board, DirsGame, DirsRating, Round
+from tournaments.go.models import Board, Round
 
 from .helpers import EN, create, edit, pair, register, result
 
@@ -135,7 +137,7 @@ def test_refused_while_a_later_round_is_paired_then_allowed_after_deleting_it(di
 
     edit(director, go, 2, action="publish")
     with pytest.raises(services.GoError, match="Round 2 is already paired"):
-        services.go_result_correct(round=rnd1, board_number=1, result="black")
+        services.go_result_correct(go_round=rnd1, board_number=1, result="black")
     result(director, go, 2, 1, "white")
     assert "already has results" in edit(director, go, 2, action="unpublish").content.decode()
     response = edit(director, go, 2, action="delete")
@@ -163,7 +165,7 @@ def test_bad_corrections_are_refused_and_change_nothing(director):
         register(director, go, name, rating)
     rnd = pair(director, go)
     with pytest.raises(services.GoError, match="not published yet"):
-        services.go_result_correct(round=rnd, board_number=1, result="black")
+        services.go_result_correct(go_round=rnd, board_number=1, result="black")
     edit(director, go, 1, action="publish")
     assert "has no result yet: enter it instead" in correct(director, go, 1, 1, "black").content.decode()
     result(director, go, 1, 1, "white")
@@ -217,7 +219,7 @@ def test_a_dirs_tournament_correction_takes_the_club_game_back(director):
     players = []
     for rank in ("10k", "10k"):  # DIRS 110 each
         p = PlayerFactory()
-        services.dirs_rating_set_initial(player=p, rank=rank)
+        dirs_services.dirs_rating_set_initial(player=p, rank=rank)
         players.append(p)
     DirsRating.objects.filter(player=players[0]).update(acceleration=3)
     go = create(director, name="DIRS Fix", system="dirs", rounds=2, half_stone=None, acceleration=None)
@@ -247,8 +249,8 @@ def test_a_dirs_tournament_correction_takes_the_club_game_back(director):
 
     # A club game played since by one of them: the tournament game's club rating can no longer be taken back.
     other = PlayerFactory()
-    services.dirs_rating_set_initial(player=other, rank="10k")
-    services.dirs_game_record(
+    dirs_services.dirs_rating_set_initial(player=other, rank="10k")
+    dirs_services.dirs_game_record(
         date=go.tournament.start_date,
         club=None,
         white=players[0],

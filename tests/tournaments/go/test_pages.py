@@ -1,10 +1,12 @@
 """The venue's pages: content and bounded queries; the Go sections; the admin."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
-from tests.factories import TournamentFactory, organiser
-from tournaments.go import services
-from tournaments.go.models import Board, DirsGame, DirsRating, GoTournament, Round
+from tests.factories import PlayerFactory, TournamentFactory, organiser
+from tournaments.go import selectors, services
+from tournaments.go.models import GoTournament, Registration, Round
 from tournaments.go.sections import tournament_section
 
 from .helpers import EN, today
@@ -12,7 +14,7 @@ from .helpers import EN, today
 pytestmark = pytest.mark.django_db
 
 
-def _played(players: int) -> GoTournament:
+def _played(players: int, *, members: int = 0) -> GoTournament:
     user = organiser()
     go = services.go_tournament_create(
         user=user,
@@ -25,11 +27,15 @@ def _played(players: int) -> GoTournament:
         acceleration=True,
     )
     for i in range(players):
-        services.go_registration_add(go=go, name=f"Player {i:03d}", rating=2000 - 7 * i)
+        if i < members:
+            member = PlayerFactory(last_name_latin=f"Member{i:03d}", first_name_latin="Ivan")
+            services.go_registration_add(go=go, player=member, rating=2000 - 7 * i)
+        else:
+            services.go_registration_add(go=go, name=f"Player {i:03d}", rating=2000 - 7 * i)
     rnd = services.go_round_pair(go=go)
-    services.go_round_publish(round=rnd)
+    services.go_round_publish(go_round=rnd)
     for b in rnd.boards.all():
-        services.go_result_enter(round=rnd, board_number=b.number, result="black")
+        services.go_result_enter(go_round=rnd, board_number=b.number, result="black")
     return go
 
 
@@ -90,27 +96,22 @@ def test_tournament_section(rf):
 
 def test_admin_pages(admin_client):
     go = _played(4)
-    for model in (GoTournament, Round, Board, DirsRating, DirsGame):
-        name = model._meta.model_name
-        if model is Board:
-            continue
-        assert admin_client.get(f"/en/admin/go/{name}/").status_code == 200
+    for model in (GoTournament, Round, Registration):
+        assert admin_client.get(f"/en/admin/go/{model._meta.model_name}/").status_code == 200
     rnd = Round.objects.get(tournament=go)
     assert admin_client.get(f"/en/admin/go/round/{rnd.pk}/change/").status_code == 200
-    assert admin_client.get("/en/admin/go/dirsgame/add/").status_code == 200
 
 
-def test_admin_records_a_dirs_game(admin_client):
-    from tests.factories import PlayerFactory
-
-    a, b = PlayerFactory(), PlayerFactory()
-    services.dirs_rating_set_initial(player=a, rank="1d")
-    services.dirs_rating_set_initial(player=b, rank="1d")
-    response = admin_client.post(
-        "/en/admin/go/dirsgame/add/",
-        {"date": "2026-03-07", "white": a.pk, "black": b.pk, "handicap": 0, "komi": "normal", "winner": "black"},
-    )
-    assert response.status_code == 302
-    game = DirsGame.objects.get()
-    assert game.rated
-    assert (game.black_before, game.black_after) == (210, 211)
+def test_the_egd_table_is_read_in_a_fixed_number_of_queries(client, django_assert_max_num_queries):
+    """One query for the members' Latin names, whatever the size of the field (not one a registration)."""
+    counts = []
+    for players, members in ((4, 2), (30, 24)):
+        go = _played(players, members=members)
+        with CaptureQueriesContext(connection) as queries:
+            text = selectors.egd_table(go=go)
+        assert "Member000_Ivan" in text
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
+    with django_assert_max_num_queries(counts[1] + 1):
+        response = client.get(f"{EN}/{go.pk}/egd.h9")
+    assert response.status_code == 200

@@ -2,8 +2,9 @@
 
 import pytest
 
+from ratings.dirs.models import DirsRating
 from tests.factories import ClubFactory, PlayerFactory, UserFactory, organiser
-from tournaments.go.models import DirsRating, Registration
+from tournaments.go.models import Registration
 
 from .helpers import EN, create, register
 

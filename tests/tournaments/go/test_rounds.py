@@ -2,10 +2,11 @@
 
 import pytest
 
+from ratings.dirs.models import DirsRating
 from tests.factories import PlayerFactory, UserFactory, organiser
 from tournaments import pairing
 from tournaments.go import services
-from tournaments.go.models import Absence, Board, Bye, DirsRating, Registration
+from tournaments.go.models import Absence, Board, Bye, Registration
 
 from .helpers import EN, boards, create, edit, pair, play, register, result
 
@@ -32,7 +33,7 @@ def test_pairing_rules_no_rematch_nine_stones_byes(director):
     bye_counts: dict[int, int] = {}
     for number in range(1, 7):
         rnd = services.go_round_pair(go=go)
-        services.go_round_publish(round=rnd)
+        services.go_round_publish(go_round=rnd)
         for b in rnd.boards.all():
             pair_key = frozenset((b.white_id, b.black_id))
             assert pair_key not in met
@@ -46,7 +47,7 @@ def test_pairing_rules_no_rematch_nine_stones_byes(director):
                 assert pairing.RULE_BYE_REPEAT in [i["rule"] for i in rnd.issues]
             bye_counts[bye.registration_id] = bye_counts.get(bye.registration_id, 0) + 1
         for b in rnd.boards.all():
-            services.go_result_enter(round=rnd, board_number=b.number, result="white")
+            services.go_result_enter(go_round=rnd, board_number=b.number, result="white")
         rnd.refresh_from_db()
         assert rnd.completed, number
     assert sum(bye_counts.values()) >= 6
@@ -114,7 +115,7 @@ def test_bad_results_are_refused_and_nothing_changes(director):
     assert Board.objects.get(round=rnd).result == "black"
     # A stale version (someone changed the board meanwhile) is refused too.
     with pytest.raises(services.GoError, match="already has a result"):
-        services.go_result_enter(round=rnd, board_number=1, result="white", version=0)
+        services.go_result_enter(go_round=rnd, board_number=1, result="white", version=0)
 
 
 def test_draws_where_allowed(director):
@@ -191,3 +192,54 @@ def test_only_the_director_runs_the_tournament(client, director):
     assert client.post(f"{EN}/{go.pk}/pair/").status_code == 403
     assert client.get(f"{EN}/{go.pk}/").status_code == 200
     assert client.get(f"{EN}/new/").status_code == 403
+
+
+def _numbered(rnd) -> list[tuple[int, str, str]]:
+    return [
+        (b.number, b.white.name, b.black.name)
+        for b in Board.objects.filter(round=rnd).select_related("white", "black").order_by("number")
+    ]
+
+
+def test_boards_are_numbered_again_after_every_hand_change(director):
+    """The top pair sits on board 1 after any hand change, as the pairing numbers boards (by their best player)."""
+    go = create(director, name="Numbers", rounds=3)
+    regs = {
+        name: register(director, go, name, rating)
+        for name, rating in (("A", 2100), ("B", 2000), ("C", 1900), ("D", 1800), ("E", 1700), ("F", 1600))
+    }
+    rnd = pair(director, go)
+    assert _numbered(rnd) == [(1, "A", "B"), (2, "C", "D"), (3, "E", "F")]
+    edit(director, go, 1, action="unpair", board=1)
+    assert _numbered(rnd) == [(1, "C", "D"), (2, "E", "F")]
+    edit(director, go, 1, action="pair", first=regs["B"].pk, second=regs["A"].pk)
+    assert _numbered(rnd) == [(1, "A", "B"), (2, "C", "D"), (3, "E", "F")]
+    rnd.refresh_from_db()
+    assert rnd.overrides[-1]["en"] == "paired by hand on board 1: B - A"
+    # Swap B and E: A-E holds the best player, then B-F, then C-D.
+    edit(director, go, 1, action="swap", first=regs["B"].pk, second=regs["E"].pk)
+    assert [(n, {w, b}) for n, w, b in _numbered(rnd)] == [(1, {"A", "E"}), (2, {"B", "F"}), (3, {"C", "D"})]
+    edit(director, go, 1, action="unpair", board=2)
+    edit(director, go, 1, action="bye", first=regs["B"].pk)
+    assert [(n, {w, b}) for n, w, b in _numbered(rnd)] == [(1, {"A", "E"}), (2, {"C", "D"})]
+    edit(director, go, 1, action="unpair", board=1)
+    edit(director, go, 1, action="unbye", first=regs["B"].pk)
+    edit(director, go, 1, action="pair", first=regs["E"].pk, second=regs["F"].pk)
+    assert [(n, {w, b}) for n, w, b in _numbered(rnd)] == [(1, {"C", "D"}), (2, {"E", "F"})]
+    edit(director, go, 1, action="pair", first=regs["A"].pk, second=regs["B"].pk)
+    assert _numbered(rnd) == [(1, "A", "B"), (2, "C", "D"), (3, "E", "F")]
+
+
+def test_a_player_who_joins_later_cannot_be_put_on_an_earlier_board(director):
+    go = create(director, name="Later", rounds=3)
+    a, _b = (register(director, go, n, r) for n, r in (("A", 2100), ("B", 2000)))
+    pair(director, go)
+    edit(director, go, 1, action="publish")
+    late = register(director, go, "L", 1900)
+    assert late.first_round == 2
+    edit(director, go, 1, action="unpublish")
+    page = _messages(edit(director, go, 1, action="swap", first=a.pk, second=late.pk))
+    assert "L joins from round 2." in page
+    page = _messages(edit(director, go, 1, action="bye", first=late.pk))
+    assert "L joins from round 2." in page
+    assert [(b.white.name, b.black.name) for b in Board.objects.select_related("white", "black")] == [("A", "B")]

@@ -1,12 +1,11 @@
-"""Small labels for the Go pages: names in the visitor's alphabet, handicap and komi in words, kyu/dan."""
+"""Small labels for the Go tournament pages: names in the visitor's alphabet, handicap and komi in words, kyu/dan."""
 
 import re
 
 from django import template
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from federation.i18n import current_language
+from ratings.dirs.calculator import handicap_text
 from ratings.engines import dirs
 
 register = template.Library()
@@ -17,33 +16,9 @@ def reg_name(registration) -> str:
     return registration.display_name(current_language())
 
 
-@register.filter
-def player_name(player) -> str:
-    return player.display_name(current_language())
-
-
-def handicap_text(stones: int, komi_kind: str, komi_points=None) -> str:
-    """`2 stones, no komi`, `even game, normal komi 6.5`, `1 stone, reverse komi 6.5` (points when known)."""
-    points = "" if komi_points is None else f" {komi_points:g}" if isinstance(komi_points, float) else f" {komi_points}"
-    komi = {
-        "normal": _("normal komi") + points,
-        "none": _("no komi"),
-        "reverse": _("reverse komi") + points,
-    }.get(komi_kind, komi_kind)
-    if stones == 0:
-        return _("even game, %(komi)s") % {"komi": komi}
-    count = ngettext("%(n)s stone", "%(n)s stones", stones) % {"n": stones}
-    return f"{count}, {komi}"
-
-
 @register.simple_tag
 def handicap(board) -> str:
     return handicap_text(board.handicap, board.komi_kind, board.komi)
-
-
-@register.filter
-def dirs_rank(rating) -> str:
-    return dirs.rank_of(max(int(rating), 0)).short
 
 
 @register.filter

@@ -1,0 +1,17 @@
+"""DIRS's fragment of the shared player page (federation.sections): the club rating with its chart."""
+
+from django.template.loader import render_to_string
+
+from . import selectors
+
+
+def player_section(request, player) -> str | None:
+    """The player's DIRS rating and the chart of its rated games (two queries), or nothing without a rating."""
+    rating = selectors.dirs_rating_of(player=player)
+    if rating is None:
+        return None
+    games = list(selectors.dirs_player_games(player_id=player.pk).filter(rated=True))
+    points = selectors.dirs_chart_points(rating=rating, games=games)
+    return render_to_string(
+        "dirs/section_player.html", {"rating": rating, "points": points, "player": player}, request=request
+    )

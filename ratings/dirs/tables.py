@@ -1,0 +1,101 @@
+import django_tables2 as tables
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from federation.i18n import current_language
+from ratings.engines import dirs
+
+from .models import DirsGame, DirsRating
+
+
+class DirsLeaderboardTable(tables.Table):
+    place = tables.Column(verbose_name="#", orderable=False, attrs={"td": {"class": "text-end"}})
+    name = tables.Column(
+        verbose_name=_("Player"),
+        accessor="player__last_name",
+        order_by=("player__last_name", "player__first_name"),
+        linkify=lambda record: reverse("dirs:player", args=[record.player_id]),
+        attrs={"td": {"class": "name"}},
+    )
+    rank = tables.Column(verbose_name=_("Kyu/dan"), accessor="rating", orderable=False, empty_values=())
+    rating = tables.Column(verbose_name=_("DIRS"), attrs={"td": {"class": "text-end"}})
+    acceleration = tables.Column(verbose_name=_("Acceleration"), attrs={"td": {"class": "text-end"}})
+    games = tables.Column(verbose_name=_("Games"), attrs={"td": {"class": "text-end"}})
+    club = tables.Column(verbose_name=_("Club"), accessor="club__name", order_by=("club__name",), default="—")
+
+    class Meta:
+        model = DirsRating
+        fields = ["place", "name", "rank", "rating", "acceleration", "games", "club"]
+        order_by = ("-rating",)
+        attrs = {"class": "table table-sm table-striped table-hover align-middle", "id": "dirs-leaderboard"}
+
+    def render_name(self, record):
+        return record.player.display_name(current_language())
+
+    def value_name(self, record):
+        return record.player.display_name(current_language())
+
+    def render_rank(self, record):
+        return dirs.rank_of(record.rating).short
+
+    def value_rank(self, record):
+        return dirs.rank_of(record.rating).short
+
+    def render_rating(self, value):
+        return f"{value:03d}"
+
+
+class DirsGameTable(tables.Table):
+    date = tables.DateColumn(verbose_name=_("Date"), format="Y-m-d", orderable=False)
+    opponent = tables.Column(
+        verbose_name=_("Opponent"), empty_values=(), orderable=False, attrs={"td": {"class": "name"}}
+    )
+    colour = tables.Column(verbose_name=_("Colour"), empty_values=(), orderable=False)
+    handicap = tables.Column(verbose_name=_("Stones"), orderable=False)
+    outcome = tables.Column(verbose_name=_("Result"), empty_values=(), orderable=False)
+    change = tables.Column(verbose_name=_("Rating"), empty_values=(), orderable=False)
+    reason = tables.Column(
+        verbose_name=_("Why"), empty_values=(), orderable=False, attrs={"td": {"class": "name small"}}
+    )
+
+    class Meta:
+        model = DirsGame
+        fields = ["date", "opponent", "colour", "handicap", "outcome", "change", "reason"]
+        attrs = {"class": "table table-sm table-striped align-middle", "id": "dirs-games"}
+
+    def __init__(self, *args, player_id: int, **kwargs):
+        self.player_id = player_id
+        super().__init__(*args, **kwargs)
+
+    def _white(self, record) -> bool:
+        return record.white_id == self.player_id
+
+    def render_opponent(self, record):
+        other = record.black if self._white(record) else record.white
+        return format_html(
+            '<a href="{}">{}</a>',
+            reverse("dirs:player", args=[other.pk]),
+            other.display_name(current_language()),
+        )
+
+    def render_colour(self, record):
+        return _("white") if self._white(record) else _("black")
+
+    def render_outcome(self, record):
+        won = (record.winner == "white") == self._white(record)
+        return _("win") if won else _("loss")
+
+    def render_change(self, record):
+        before, after = (
+            (record.white_before, record.white_after)
+            if self._white(record)
+            else (record.black_before, record.black_after)
+        )
+        if not record.rated:
+            return format_html('<span class="text-muted">{} ({})</span>', f"{before:03d}", _("not rated"))
+        return f"{before:03d} → {after:03d}"
+
+    def render_reason(self, record):
+        lang = current_language()
+        return record.explanation_ru if lang.startswith("ru") else record.explanation_en

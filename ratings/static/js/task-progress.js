@@ -1,0 +1,32 @@
+// The admin's progress page of a rating-list task: polls its state every second while it runs, then reloads once
+// so that the table of snapshots shows what the task wrote.
+(function () {
+  "use strict";
+  var page = document.getElementById("task-progress");
+  if (!page || page.dataset.running !== "1") return;
+  var state = document.getElementById("task-state");
+  var step = document.getElementById("task-step");
+  var bar = document.getElementById("task-bar");
+  var outcome = document.getElementById("task-outcome");
+  function poll() {
+    fetch(page.dataset.url, { credentials: "same-origin" })
+      .then(function (response) { return response.json(); })
+      .then(function (data) {
+        state.textContent = data.state;
+        if (data.total) {
+          bar.max = data.total;
+          bar.value = data.done;
+          step.textContent = (data.step ? "— " + data.step + " " : "") + "(" + data.done + " / " + data.total + ")";
+        }
+        if (data.running) {
+          setTimeout(poll, 1000);
+        } else if (data.state === "FAILURE") {
+          outcome.textContent = page.dataset.failed + " " + data.error;
+        } else {
+          window.location.reload();
+        }
+      })
+      .catch(function () { setTimeout(poll, 3000); });
+  }
+  poll();
+})();

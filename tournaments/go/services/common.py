@@ -1,0 +1,46 @@
+"""What the Go services share: the one error type, the round lock, the record of changes by hand."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ratings.engines.common import FieldError
+
+from ..models import Round
+
+
+class GoError(FieldError):
+    """Refused input: ``field`` names the form field (empty when none), ``message`` says why in the user's language."""
+
+
+def lock_round(go_round: Round) -> Round:
+    """The round's row, locked: writes to one round (results, hand changes) are serialised on it."""
+    return Round.objects.select_for_update().select_related("tournament__tournament").get(pk=go_round.pk)
+
+
+def lock_draft(go_round: Round) -> Round:
+    """The locked round, refused once published: its pairing changes only while it is a draft."""
+    locked = lock_round(go_round)
+    if locked.is_published:
+        raise GoError(
+            "", _("Round %(n)s is published: unpublish it before changing the pairing.") % {"n": locked.number}
+        )
+    return locked
+
+
+def override(user: AbstractBaseUser | None, action: str, text: dict) -> dict:
+    """One entry of the round's record of changes by hand: when, who, what (in both languages)."""
+    return {
+        "at": timezone.now().isoformat(timespec="seconds"),
+        "by": getattr(user, "username", "") or "",
+        "action": action,
+        "en": text["en"],
+        "ru": text["ru"],
+    }
+
+
+def registration_pk(key: str) -> int:
+    """The registration behind an engine id (``"r17"`` -> 17, ``Registration.key``)."""
+    return int(key[1:])

@@ -1,0 +1,212 @@
+"""Writes for a Go tournament before and between its rounds: creating it, registering players, absences, withdrawals.
+
+`rules/go.md`: a late registration enters with its start points; each player has a per-round participation flag
+(an absence), and an absent or withdrawn player is not paired.
+"""
+
+from __future__ import annotations
+
+import datetime
+from decimal import Decimal
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from federation.models import Club, Player
+from ratings.dirs.models import DIRS_RATING_MAX
+from ratings.dirs.selectors import dirs_rating_of
+from tournaments.models import Discipline, GoSystem, Tournament
+
+from ..models import TOURNAMENT_RATING_MAX, Absence, GoTournament, RatingSource, Registration, Round, RoundStatus
+from ..selectors import is_dirs
+from .common import GoError
+
+
+@transaction.atomic
+def go_tournament_create(
+    *,
+    user: AbstractBaseUser,
+    name: str,
+    start_date: datetime.date,
+    end_date: datetime.date,
+    city: str = "",
+    country: str = "RU",
+    system: str,
+    rounds: int,
+    half_stone: bool,
+    acceleration: bool,
+    draws_allowed: bool = False,
+    tiebreak: bool = True,
+    komi_normal: Decimal = Decimal("6.5"),
+    komi_none: Decimal = Decimal("0.5"),
+    komi_reverse: Decimal = Decimal("6.5"),
+    rate_in_club: bool = True,
+    club: Club | None = None,
+    time_minutes: int = 60,
+) -> GoTournament:
+    if system not in GoSystem.values:
+        raise GoError("system", _("Unknown system."))
+    if not 1 <= rounds <= 30:
+        raise GoError("rounds", _("A tournament has 1 to 30 rounds."))
+    if system == GoSystem.DIRS and draws_allowed:
+        raise GoError("draws_allowed", _("DIRS knows no draws: a DIRS tournament cannot allow them."))
+    tournament = Tournament(
+        discipline=Discipline.GO,
+        name=name,
+        start_date=start_date,
+        end_date=end_date,
+        city=city,
+        country=country,
+        organiser=user,
+        go_system=system,
+        rounds=rounds,
+        half_stone=half_stone,
+        acceleration=acceleration,
+        draws_allowed=draws_allowed,
+    )
+    tournament.full_clean()
+    tournament.save()
+    go = GoTournament(
+        tournament=tournament,
+        tiebreak=tiebreak,
+        komi_normal=komi_normal,
+        komi_none=komi_none,
+        komi_reverse=komi_reverse,
+        rate_in_club=rate_in_club,
+        club=club,
+        time_minutes=time_minutes,
+    )
+    go.full_clean()
+    go.save()
+    return go
+
+
+def _next_open_round(go: GoTournament) -> int:
+    """The first round a newcomer can still play: after the last published round."""
+    last = go.rounds.filter(status=RoundStatus.PUBLISHED).order_by("-number").values_list("number", flat=True).first()
+    return (last or 0) + 1
+
+
+@transaction.atomic
+def go_registration_add(
+    *,
+    go: GoTournament,
+    player: Player | None = None,
+    name: str = "",
+    rating: int | None = None,
+    country: str = "",
+    club_name: str = "",
+) -> Registration:
+    """Register a member (rating from DIRS unless typed) or a typed name with a typed rating.
+
+    `rules/go.md`: a late registration enters with its start points: ``first_round`` is the first round not yet
+    published, and the rounds before it count as absences.
+    """
+    go = GoTournament.objects.select_for_update().select_related("tournament").get(pk=go.pk)
+    source = RatingSource.TYPED
+    if player is not None:
+        if Registration.objects.filter(tournament=go, player=player).exists():
+            raise GoError("player", _("%(name)s is already registered.") % {"name": player.full_name})
+        if rating is None:
+            dirs_rating = dirs_rating_of(player=player)
+            if dirs_rating is None:
+                raise GoError("rating", _("%(name)s has no DIRS rating: type a rating.") % {"name": player.full_name})
+            # A DIRS rating r is 10 r on the tournament scale (rules/go.md, scales).
+            rating = dirs_rating.rating if is_dirs(go) else dirs_rating.rating * 10
+            source = RatingSource.DIRS
+        name = player.full_name
+        name_latin = player.full_name_latin
+        country = country or player.country
+        club_name = club_name or (player.club.name if player.club_id else "")
+    else:
+        name = " ".join(name.split())
+        name_latin = name if name.isascii() else ""
+        if not name:
+            raise GoError("name", _("Choose a player or type a name."))
+        if Registration.objects.filter(tournament=go, name__iexact=name).exists():
+            raise GoError("name", _("%(name)s is already registered.") % {"name": name})
+        if rating is None:
+            raise GoError("rating", _("Type the rating of a player who is not a member."))
+    top = DIRS_RATING_MAX if is_dirs(go) else TOURNAMENT_RATING_MAX
+    if not 0 <= rating <= top:
+        scale = _("DIRS scale") if is_dirs(go) else _("tournament scale")
+        raise GoError(
+            "rating",
+            _("Rating %(rating)s is outside the %(scale)s (0..%(top)s).")
+            % {"rating": rating, "scale": scale, "top": top},
+        )
+    first_round = _next_open_round(go)
+    if first_round > (go.tournament.rounds or 1):
+        raise GoError("", _("Every round has been published: nobody can join any more."))
+    registration = Registration(
+        tournament=go,
+        player=player,
+        name=name,
+        name_latin=name_latin,
+        rating=rating,
+        rating_source=source,
+        country=(country or "RU").upper()[:2],
+        club_name=club_name,
+        first_round=first_round,
+    )
+    registration.full_clean(exclude=["tournament"])
+    try:
+        with transaction.atomic():
+            registration.save()
+    except IntegrityError as error:
+        raise GoError("", _("%(name)s is already registered.") % {"name": name}) from error
+    return registration
+
+
+def _paired_in(registration: Registration, round_number: int) -> bool:
+    go_round = Round.objects.filter(tournament_id=registration.tournament_id, number=round_number).first()
+    if go_round is None:
+        return False
+    return (
+        go_round.boards.filter(white=registration).exists()
+        or go_round.boards.filter(black=registration).exists()
+        or go_round.byes.filter(registration=registration).exists()
+    )
+
+
+@transaction.atomic
+def go_absence_set(*, registration: Registration, round_number: int, absent: bool) -> None:
+    """Mark a player absent (or present again) in a round not yet played; a paired player must be unpaired first."""
+    go = GoTournament.objects.select_for_update().select_related("tournament").get(pk=registration.tournament_id)
+    if not 1 <= round_number <= (go.tournament.rounds or 1):
+        raise GoError("round_number", _("There is no round %(n)s.") % {"n": round_number})
+    go_round = go.rounds.filter(number=round_number).first()
+    if go_round is not None and go_round.is_published:
+        raise GoError("round_number", _("Round %(n)s is published: unpublish it first.") % {"n": round_number})
+    if absent:
+        if _paired_in(registration, round_number):
+            raise GoError(
+                "round_number",
+                _("%(name)s is paired in round %(n)s: unpair them first.")
+                % {"name": registration.name, "n": round_number},
+            )
+        Absence.objects.get_or_create(registration=registration, round_number=round_number)
+    else:
+        Absence.objects.filter(registration=registration, round_number=round_number).delete()
+
+
+@transaction.atomic
+def go_registration_withdraw(*, registration: Registration, undo: bool = False) -> Registration:
+    """Withdraw a player from the rounds not yet published (or take them back)."""
+    go = GoTournament.objects.select_for_update().get(pk=registration.tournament_id)
+    registration = Registration.objects.select_for_update().get(pk=registration.pk)
+    if undo:
+        registration.withdrawn_after = None
+    else:
+        last = _next_open_round(go) - 1
+        draft = go.rounds.filter(status=RoundStatus.DRAFT).first()
+        if draft is not None and _paired_in(registration, draft.number):
+            raise GoError(
+                "",
+                _("%(name)s is paired in round %(n)s: unpair them first.")
+                % {"name": registration.name, "n": draft.number},
+            )
+        registration.withdrawn_after = last
+    registration.save(update_fields=["withdrawn_after"])
+    return registration

@@ -1,0 +1,220 @@
+"""Writes for a published round's results: entering them, correcting them, and completing the round.
+
+A round is complete when every board has a result: the tournament is replayed up to it and everyone's line of the
+standings is stored (``StandingRow``). In a DIRS tournament rated in the club rating, each result is also a club
+game (``ratings.dirs``), without the tournament's step cap (`rules/go.md`, part 2, "DIRS in tournaments").
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ratings.dirs.services import DirsError, dirs_game_record, dirs_game_take_back
+from tournaments import pairing
+
+from ..models import Board, BoardResult, Round, StandingRow
+from ..selectors import draws_allowed, is_dirs, tournament_data, tournament_state
+from .common import GoError, lock_round, override, registration_pk
+
+#: A board's result in each language, for the round's record of changes by hand.
+RESULT_LABELS = {
+    "en": {
+        "": "no result",
+        "white": "white wins",
+        "black": "black wins",
+        "draw": "draw",
+        "white_forfeit": "white wins by forfeit",
+        "black_forfeit": "black wins by forfeit",
+    },
+    "ru": {
+        "": "нет результата",
+        "white": "победа белых",
+        "black": "победа чёрных",
+        "draw": "ничья",
+        "white_forfeit": "победа белых без игры",
+        "black_forfeit": "победа чёрных без игры",
+    },
+}
+
+
+def _board_in(go_round: Round, board_number: int, version: int | None) -> Board:
+    """The round's board, locked, checked against the version the form was shown."""
+    board = go_round.boards.select_for_update().select_related("white", "black").filter(number=board_number).first()
+    if board is None:
+        raise GoError("board", _("Board %(b)s is not in round %(n)s.") % {"b": board_number, "n": go_round.number})
+    if version is not None and version != board.version:
+        raise GoError("board", _("Board %(b)s was changed meanwhile: reload the page.") % {"b": board.number})
+    return board
+
+
+def _save_result(board: Board, result: str, user: AbstractBaseUser | None) -> None:
+    board.result = result
+    board.entered_by = user if user is not None and user.is_authenticated else None
+    board.entered_at = timezone.now() if result else None
+    board.version += 1
+    board.save(update_fields=["result", "entered_by", "entered_at", "version"])
+
+
+@transaction.atomic
+def go_result_enter(
+    *,
+    go_round: Round,
+    board_number: int,
+    result: str,
+    user: AbstractBaseUser | None = None,
+    version: int | None = None,
+) -> Board:
+    """One board's result. The round row is locked, so results entered at once for one round are serialised.
+
+    Refused: a board not in the round, a board that already has a result, a draw where draws are forbidden (and
+    in a DIRS tournament), an unknown result, a round not published yet.
+    """
+    locked = lock_round(go_round)
+    go = locked.tournament
+    if not locked.is_published:
+        raise GoError("board", _("Round %(n)s is not published yet.") % {"n": locked.number})
+    if result not in [v for v in BoardResult.values if v]:
+        raise GoError("result", _("Choose a result."))
+    board = locked.boards.select_for_update().filter(number=board_number).first()
+    if board is None:
+        raise GoError("board", _("Board %(b)s is not in round %(n)s.") % {"b": board_number, "n": locked.number})
+    if board.result:
+        raise GoError(
+            "board",
+            _("Board %(b)s already has a result (%(r)s).") % {"b": board.number, "r": board.get_result_display()},
+        )
+    if version is not None and version != board.version:
+        raise GoError("board", _("Board %(b)s was changed meanwhile: reload the page.") % {"b": board.number})
+    if result == BoardResult.DRAW and not draws_allowed(go):
+        raise GoError("result", _("This tournament does not allow draws."))
+    _save_result(board, result, user)
+    if is_dirs(go) and go.rate_in_club:
+        _rate_board_in_club(board, user)
+    if not locked.boards.filter(result="").exists():
+        complete_round(locked)
+    return board
+
+
+@transaction.atomic
+def go_result_correct(
+    *,
+    go_round: Round,
+    board_number: int,
+    result: str,
+    user: AbstractBaseUser | None = None,
+    version: int | None = None,
+) -> Board:
+    """Correct (or, with ``result=""``, clear) a board's result while no later round has been paired.
+
+    Decision: a later round was paired on the levels this result gave, so correcting under it would leave that
+    round's handicaps wrong. The correction is refused then, with the way out: unpublish the later round (allowed
+    until its first result) and delete its pairing, correct, pair again. The round's stored standings are computed
+    again from all its results (levels, streaks, tie-breaks), or dropped while a board has no result. In a DIRS
+    tournament rated in the club rating, the board's club game is taken back (allowed while it is the last club
+    game of both players) and the corrected game is rated again. Locks as ``go_result_enter``: the round row, then
+    the board row, and the board's ``version`` if the form sent it.
+    """
+    locked = lock_round(go_round)
+    go = locked.tournament
+    if not locked.is_published:
+        raise GoError("board", _("Round %(n)s is not published yet.") % {"n": locked.number})
+    if result not in BoardResult.values:
+        raise GoError("result", _("Choose a result."))
+    board = _board_in(locked, board_number, version)
+    if not board.result:
+        raise GoError("board", _("Board %(b)s has no result yet: enter it instead.") % {"b": board.number})
+    later = go.rounds.filter(number__gt=locked.number).order_by("number").values_list("number", flat=True).first()
+    if later is not None:
+        raise GoError(
+            "board",
+            _(
+                "Round %(later)s is already paired on the levels after round %(n)s: unpublish round %(later)s and "
+                "delete its pairing before correcting a result of round %(n)s."
+            )
+            % {"later": later, "n": locked.number},
+        )
+    if result == board.result:
+        raise GoError("result", _("Board %(b)s already has this result.") % {"b": board.number})
+    if result == BoardResult.DRAW and not draws_allowed(go):
+        raise GoError("result", _("This tournament does not allow draws."))
+    old = board.result
+    if is_dirs(go):
+        try:
+            dirs_game_take_back(board=board)
+        except DirsError as error:
+            raise GoError(error.field, error.message) from error
+    _save_result(board, result, user)
+    if result and is_dirs(go) and go.rate_in_club:
+        _rate_board_in_club(board, user)
+    players = f"{board.white.name} - {board.black.name}"
+    labels_en, labels_ru = RESULT_LABELS["en"], RESULT_LABELS["ru"]
+    text = {
+        "en": f"board {board.number} ({players}): {labels_en.get(old, old)} → {labels_en.get(result, result)}",
+        "ru": f"доска {board.number} ({players}): {labels_ru.get(old, old)} → {labels_ru.get(result, result)}",
+    }
+    locked.overrides = [*locked.overrides, override(user, "correct" if result else "clear", text)]
+    locked.save(update_fields=["overrides"])
+    if locked.boards.filter(result="").exists():
+        locked.standings.all().delete()
+        if locked.completed:
+            locked.completed = False
+            locked.save(update_fields=["completed"])
+    else:
+        complete_round(locked)
+    return board
+
+
+def complete_round(go_round: Round) -> None:
+    """All results in: replay up to this round and store everyone's line of the standings."""
+    data = tournament_data(go=go_round.tournament)
+    state = tournament_state(data, go_round.number)
+    rows = pairing.standings(state)
+    streaks = {p.id: p.streak for p in state.players}
+    go_round.standings.all().delete()
+    StandingRow.objects.bulk_create(
+        [
+            StandingRow(
+                round=go_round,
+                registration_id=registration_pk(s.player),
+                place=s.place,
+                shared=s.shared,
+                start_level=s.start_level,
+                level=s.level,
+                tiebreak=s.tiebreak,
+                streak=streaks[s.player],
+                explanation_en=s.explanation.en,
+                explanation_ru=s.explanation.ru,
+            )
+            for s in rows
+        ]
+    )
+    go_round.completed = True
+    go_round.save(update_fields=["completed"])
+
+
+def _rate_board_in_club(board: Board, user: AbstractBaseUser | None) -> None:
+    """A DIRS tournament game also counts in the club rating, without the step cap (`rules/go.md`, part 2)."""
+    white, black = board.white, board.black
+    if white.player_id is None or black.player_id is None:
+        return
+    winner = board.winner_colour
+    if winner is None:
+        return
+    go = board.round.tournament
+    try:
+        dirs_game_record(
+            date=go.tournament.start_date,
+            club=go.club,
+            white=white.player,
+            black=black.player,
+            handicap=board.handicap,
+            komi=board.komi_kind,
+            winner=winner,
+            user=user,
+            board=board,
+        )
+    except DirsError as error:
+        raise GoError(error.field, error.message) from error
