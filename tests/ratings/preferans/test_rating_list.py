@@ -105,7 +105,13 @@ def test_the_game_servers_deal_is_rated_with_the_lists_parameters(post, server):
     assert response.json()["changes"][0]["after"] == pytest.approx(expected.changes[0].after.rating, abs=1e-12)
 
 
-def test_parameters_are_fixed_once_a_deal_is_rated(admin_client):
+@pytest.fixture
+def english():
+    with translation.override("en"):
+        yield
+
+
+def test_parameters_are_fixed_once_a_deal_is_rated(admin_client, english):
     a, b = PlayerFactory(), PlayerFactory()
     game, _ = game_create(server=None, external_id="p", player_ids=[a.pk, b.pk], played_at=WHEN)
     deals_apply(deals=[DealInput(game=game, whists={a.pk: 1, b.pk: -1})])
@@ -141,7 +147,7 @@ def test_parameters_are_fixed_once_a_deal_is_rated(admin_client):
     assert _list().params == DEFAULTS
 
 
-def test_there_is_one_preferans_list():
+def test_there_is_one_preferans_list(english):
     second = RatingList(slug="preferans-2", name="Второй", engine=Engine.PREFERANS, params={})
     with pytest.raises(ValidationError) as error:
         second.full_clean()
