@@ -16,7 +16,7 @@ from ratings.preferans.params import engine_settings, validate
 LIST_SLUG = "preferans"
 
 
-def preferans_setup_defaults(**kwargs) -> RatingList:
+def preferans_setup_defaults() -> RatingList:
     """Idempotent: the preferans list with the rules' parameters (called after every ``migrate``).
 
     A list already there is left as staff set it (its names, its order, its parameters while no deal is rated).
