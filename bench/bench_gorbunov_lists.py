@@ -112,7 +112,8 @@ def _baseline(rating_list) -> float:
     texts) with COPY into a scratch list, in a transaction that is rolled back: the floor for any rebuild."""
     from django.db import transaction
 
-    from ratings.gorbunov.services import CHANGE_COLUMNS, ENTRY_COLUMNS, _eligible, copy_rows
+    from ratings.bulk import copy_rows
+    from ratings.gorbunov.services import CHANGE_COLUMNS, ENTRY_COLUMNS, _eligible
     from ratings.models import RatingChange, RatingEntry, RatingList, RatingSnapshot
     from tournaments.models import Result
 

@@ -64,10 +64,11 @@ class RatingList(models.Model):
         return reverse("federation:home")
 
     def clean(self) -> None:
-        from ratings.params import validate_params
+        from ratings.params import check_change, validate_params
 
         try:
             self.params = validate_params(self.engine, self.params)
+            check_change(self, self.params)
         except ValueError as error:
             raise ValidationError({"params": str(error)}) from None
 

@@ -2,8 +2,9 @@
 
 A validator takes the raw dict and returns it completed with defaults, or raises ``ValueError`` naming the
 parameter at fault; the admin form shows that message on the ``params`` field. Each discipline registers its
-validator here by engine name; an engine with no validator accepts only an empty dict (preferans keeps its
-constants in code: its explanations are rebuilt from the stored numbers, which a changed X or Y would break).
+validator here by engine name; an engine with no validator accepts only an empty dict. An engine whose history
+cannot take a change of its list (preferans: explanations rebuilt from stored numbers) also registers a check of
+the change, which sees the list as edited and the new parameters.
 """
 
 from __future__ import annotations
@@ -20,7 +21,18 @@ VALIDATORS: dict[str, str] = {
     "mahjong-rr": "ratings.mahjong.params:validate_rr",
     "mahjong-crr": "ratings.mahjong.params:validate_crr",
     "mahjong-online": "ratings.mahjong.params:validate_online",
+    "preferans": "ratings.preferans.params:validate",
 }
+
+#: engine -> "module:function(rating_list, params)" refusing, with ``ValueError``, a change its history cannot take.
+CHANGE_CHECKS: dict[str, str] = {
+    "preferans": "ratings.preferans.params:check_change",
+}
+
+
+def _load(path: str) -> Callable:
+    module_name, function = path.split(":")
+    return getattr(importlib.import_module(module_name), function)
 
 
 def validate_params(engine: str, params: Any) -> dict[str, Any]:
@@ -31,5 +43,27 @@ def validate_params(engine: str, params: Any) -> dict[str, Any]:
         if params:
             raise ValueError(f"this engine takes no parameters: {', '.join(sorted(params))}")
         return {}
-    module_name, function = path.split(":")
-    return getattr(importlib.import_module(module_name), function)(params)
+    return _load(path)(params)
+
+
+def with_defaults(params: Any, defaults: dict[str, Any]) -> dict[str, Any]:
+    """``params`` completed with ``defaults``; ``ValueError`` for what is not an object or names an unknown key."""
+    if not isinstance(params, dict):
+        raise ValueError("parameters must be a JSON object")
+    unknown = sorted(set(params) - set(defaults))
+    if unknown:
+        raise ValueError(f"unknown parameter: {', '.join(unknown)} (known: {', '.join(defaults)})")
+    return {**defaults, **params}
+
+
+def check_change(rating_list, params: dict[str, Any]) -> None:
+    """Run the change checks of the list's engine and of the engine it had (a list moved off an engine included)."""
+    engines = [rating_list.engine]
+    if rating_list.pk is not None:
+        stored = type(rating_list).objects.filter(pk=rating_list.pk).values_list("engine", flat=True).first()
+        if stored is not None and stored != rating_list.engine:
+            engines.append(stored)
+    for engine in engines:
+        path = CHANGE_CHECKS.get(engine)
+        if path is not None:
+            _load(path)(rating_list, params)

@@ -53,6 +53,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from federation.models import Player, normalize_name
+from federation.uploads import ImportFileError
 from tournaments.models import Discipline, Tournament
 from tournaments.services import ResultRow, place_problems, tournament_result_problems
 
@@ -95,14 +96,6 @@ WHOLE = re.compile(r"[+-]?[0-9]+(?:[.,]0+)?", re.ASCII)
 DECIMAL = re.compile(r"[+-]?[0-9]*[.,]?[0-9]+(?:[eE][+-]?[0-9]+)?", re.ASCII)
 ISO_DATE = re.compile(r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})", re.ASCII)
 RU_DATE = re.compile(r"([0-9]{1,2})\.([0-9]{1,2})\.([0-9]{4})", re.ASCII)
-
-
-class ImportFileError(Exception):
-    """The file cannot be read as a table at all; the message says why, for the user."""
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
 
 
 @dataclass(frozen=True)

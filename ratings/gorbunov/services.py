@@ -17,15 +17,14 @@ tens of millions. A rebuild writes the same shape, so "rebuild equals the weekly
 
 Safety: each publication or rebuild is one transaction holding ``SELECT ... FOR UPDATE`` on the ``RatingList`` row
 (PostgreSQL); a second run waits for it, then finds the week published and does nothing. Running a week twice is a
-no-op, a failure anywhere rolls the whole run back and leaves the previous snapshot as it was. Rows are written with
-``COPY`` on PostgreSQL (``bulk_create`` elsewhere).
+no-op, a failure anywhere rolls the whole run back and leaves the previous snapshot as it was. Rows are written by
+``ratings.bulk.copy_rows`` (``COPY`` on PostgreSQL).
 """
 
 from __future__ import annotations
 
 import bisect
 import datetime as dt
-import json
 import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -36,6 +35,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from ratings.bulk import copy_rows
 from ratings.engines.common import shown
 from ratings.engines.gorbunov import (
     FLOOR,
@@ -348,33 +348,6 @@ CHANGE_COLUMNS = (
     "explanation_en",
     "explanation_ru",
 )
-
-
-def copy_rows(model, columns: Sequence[str], rows: Iterable[tuple]) -> int:
-    """Insert rows: ``COPY ... FROM STDIN`` on PostgreSQL (psycopg 3), ``bulk_create`` elsewhere."""
-    fields = {f.attname: f for f in model._meta.concrete_fields}
-    json_columns = {i for i, name in enumerate(columns) if fields[name].get_internal_type() == "JSONField"}
-    written = 0
-    if connection.vendor == "postgresql":
-        names = ", ".join(connection.ops.quote_name(fields[name].column) for name in columns)
-        with connection.cursor() as cursor, cursor.copy(f"COPY {model._meta.db_table} ({names}) FROM STDIN") as copy:
-            for row in rows:
-                if json_columns:
-                    row = list(row)
-                    for i in json_columns:
-                        row[i] = json.dumps(row[i])
-                copy.write_row(row)
-                written += 1
-        return written
-    batch = []
-    for row in rows:
-        batch.append(model(**dict(zip(columns, row, strict=True))))
-        if len(batch) >= 2_000:
-            model.objects.bulk_create(batch)
-            written += len(batch)
-            batch = []
-    model.objects.bulk_create(batch)
-    return written + len(batch)
 
 
 def _thin(snapshot: RatingSnapshot) -> None:

@@ -16,15 +16,15 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, timedelta
-from decimal import Decimal
 
 from django.conf import settings as django_settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from ratings.bulk import copy_rows
 from ratings.engines import mahjong as engine
 from ratings.engines.common import Explanation
 from ratings.mahjong.params import settings_to_params, validate_crr, validate_online, validate_rr
@@ -279,32 +279,9 @@ _ENTRY_COLUMNS = ("snapshot_id", "player_id", "rank", "rating", "delta", "events
 
 
 def _insert_entries(rows: list[tuple]) -> None:
-    """Insert a snapshot's entries, given as rows of :data:`_ENTRY_COLUMNS` with ``details`` as JSON text: COPY on
-    PostgreSQL (thousands of rows with JSON a date, no model objects), bulk_create elsewhere."""
-    if connection.vendor != "postgresql":
-        RatingEntry.objects.bulk_create(
-            [
-                RatingEntry(
-                    snapshot_id=snapshot_id,
-                    player_id=player_id,
-                    rank=rank,
-                    rating=Decimal(rating),
-                    delta=None if delta is None else Decimal(delta),
-                    events=events,
-                    details=json.loads(details),
-                )
-                for snapshot_id, player_id, rank, rating, delta, events, details in rows
-            ],
-            batch_size=2000,
-        )
-        return
-    table = RatingEntry._meta.db_table
-    with (
-        connection.cursor() as cursor,
-        cursor.cursor.copy(f"COPY {table} ({', '.join(_ENTRY_COLUMNS)}) FROM STDIN") as copy,
-    ):
-        for row in rows:
-            copy.write_row(row)
+    """Insert a snapshot's entries, given as rows of :data:`_ENTRY_COLUMNS` with ``details`` as JSON text (thousands
+    of rows, no model objects on PostgreSQL)."""
+    copy_rows(RatingEntry, _ENTRY_COLUMNS, rows, json_text=True)
 
 
 def _window(data: MahjongData, as_of: date) -> list[tuple[engine.RatedTournament, int]]:

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
-
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
@@ -21,20 +17,21 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from federation.models import Player
-from ratings.preferans.importing import ImportFileError, deals_parse
+from federation.uploads import Checked, UploadFlow
+from ratings.preferans.importing import deals_parse
 from ratings.preferans.models import Deal, DealResult, Game, GameServer, PreferansRating, Seat
 from ratings.preferans.services import (
     DealInput,
     PreferansError,
     deals_apply,
     deals_import_rows,
+    game_server_create,
     game_server_token_rotate,
     ratings_ensure,
 )
 
 IMPORT_TEMPLATE = "admin/preferans/game/import.html"
 DEAL_TEMPLATE = "admin/preferans/game/add_deal.html"
-IMPORT_MAX_BYTES = 2 * 1024 * 1024
 EXAMPLE_CSV = (
     "game;date;deal;player_id;whists\nclub-1;2026-03-07;1;12;-5\nclub-1;2026-03-07;1;15;3\nclub-1;2026-03-07;1;17;2\n"
 )
@@ -48,12 +45,14 @@ class GameServerAdmin(admin.ModelAdmin):
     actions = ["issue_new_token"]
 
     def save_model(self, request, obj, form, change):
-        if not change:
-            token = obj.set_new_token()
+        if change:
             super().save_model(request, obj, form, change)
-            self._show_token(request, obj, token)
-        else:
-            super().save_model(request, obj, form, change)
+            return
+        server, token = game_server_create(name=obj.name, is_active=obj.is_active)
+        for column in GameServer._meta.concrete_fields:
+            setattr(obj, column.attname, getattr(server, column.attname))
+        obj._state.adding, obj._state.db = False, server._state.db
+        self._show_token(request, obj, token)
 
     def _show_token(self, request, server, token):
         self.message_user(
@@ -227,88 +226,56 @@ class GameAdmin(admin.ModelAdmin):
             response = HttpResponse(EXAMPLE_CSV.encode("utf-8-sig"), content_type="text/csv; charset=utf-8")
             response["Content-Disposition"] = 'attachment; filename="preferans-deals-example.csv"'
             return response
-        context = {
-            **self.admin_site.each_context(request),
-            "title": _("Import deals"),
-            "opts": self.model._meta,
-            "form": ImportForm(),
-            "example": EXAMPLE_CSV,
-        }
-        if request.method != "POST":
-            return TemplateResponse(request, IMPORT_TEMPLATE, context)
-        if "confirm" in request.POST:
-            stored = request.session.get("preferans_import")
-            if not stored or not hmac.compare_digest(stored.get("sha256", ""), request.POST.get("sha256", "")):
-                self.message_user(
-                    request, _("The file on the page is not the one last uploaded; upload it again."), messages.ERROR
-                )
-                return redirect("admin:preferans_game_import")
-            content = base64.b64decode(stored["content"])
-            outcome = _preview(content, dry_run=False, context=context)
-            if outcome is None:
-                return TemplateResponse(request, IMPORT_TEMPLATE, context)
-            del request.session["preferans_import"]
-            applied = sum(1 for item in outcome.applied if item.applied)
-            self.message_user(
-                request,
-                ngettext("%(count)d deal imported and rated.", "%(count)d deals imported and rated.", applied)
-                % {"count": applied},
-                messages.SUCCESS,
-            )
-            return redirect("admin:preferans_game_changelist")
-        form = ImportForm(request.POST, request.FILES)
-        context["form"] = form
-        if not form.is_valid():
-            return TemplateResponse(request, IMPORT_TEMPLATE, context)
-        content = form.cleaned_data["file"].read()
-        outcome = _preview(content, dry_run=True, context=context)
-        if outcome is not None:
-            sha256 = hashlib.sha256(content).hexdigest()
-            request.session["preferans_import"] = {"sha256": sha256, "content": base64.b64encode(content).decode()}
-            context["sha256"] = sha256
-        return TemplateResponse(request, IMPORT_TEMPLATE, context)
+        return DealsUpload(model_admin=self, request=request).response()
 
 
-class ImportForm(forms.Form):
-    file = forms.FileField(label=gettext_lazy("Deals file"), help_text=gettext_lazy(".csv, UTF-8, comma or semicolon"))
+class DealsUpload(UploadFlow):
+    """The admin's import of deals (``importing.deals_parse``): the preview rates every deal and rolls back, so it
+    shows the very changes the confirmation makes."""
 
-    def clean_file(self):
-        upload = self.cleaned_data["file"]
-        if upload.size > IMPORT_MAX_BYTES:
-            raise forms.ValidationError(_("The file is larger than 2 MB."))
-        return upload
+    template_name = IMPORT_TEMPLATE
+    session_key = "preferans_import"
+    title = gettext_lazy("Import deals")
+    file_label = gettext_lazy("Deals file")
+    file_help = gettext_lazy(".csv, UTF-8, comma or semicolon")
 
+    def extra_context(self) -> dict:
+        return {"example": EXAMPLE_CSV}
 
-def _preview(content: bytes, *, dry_run: bool, context: dict):
-    """Parse and rate (rolled back when ``dry_run``); put the rows or the errors into ``context``."""
-    try:
+    def done_url(self) -> str:
+        return reverse("admin:preferans_game_changelist")
+
+    def read(self, content: bytes, name: str, *, save: bool) -> Checked:
         parsed = deals_parse(content)
-    except ImportFileError as error:
-        context["file_error"] = error.message
-        return None
-    context["errors"] = [f"{_('Row')} {e.row}, {e.field}: {e.message}" for e in parsed.errors]
-    if parsed.errors:
-        return None
-    try:
-        outcome = deals_import_rows(deals=parsed.deals, dry_run=dry_run)
-    except PreferansError as error:
-        context["errors"] = [f"{error.field}: {error.message}"]
-        return None
-    names = dict(
-        Player.objects.filter(pk__in={pid for d in parsed.deals for pid in d.whists}).values_list("pk", "last_name")
-    )
-    context["preview"] = [
-        {
-            "game": deal.game,
-            "deal": deal.deal,
-            "rows": ", ".join(str(r) for r in deal.rows),
-            "applied": item.applied,
-            "changes": [(names.get(r.player_id, r.player_id), r.whists, r.delta, r.rating_after) for r in item.results],
-        }
-        for deal, item in zip(parsed.deals, outcome.applied, strict=True)
-    ]
-    context["games_created"] = outcome.games_created
-    return outcome
+        errors = [f"{_('Row')} {e.row}, {e.field}: {e.message}" for e in parsed.errors]
+        if errors:
+            return Checked(context={"errors": errors})
+        try:
+            outcome = deals_import_rows(deals=parsed.deals, dry_run=not save)
+        except PreferansError as error:
+            return Checked(context={"errors": [f"{error.field}: {error.message}"]})
+        names = dict(
+            Player.objects.filter(pk__in={pid for d in parsed.deals for pid in d.whists}).values_list("pk", "last_name")
+        )
+        preview = [
+            {
+                "game": deal.game,
+                "deal": deal.deal,
+                "rows": ", ".join(str(r) for r in deal.rows),
+                "applied": item.applied,
+                "changes": [
+                    (names.get(r.player_id, r.player_id), r.whists, r.delta, r.rating_after) for r in item.results
+                ],
+            }
+            for deal, item in zip(parsed.deals, outcome.applied, strict=True)
+        ]
+        checked = Checked(context={"preview": preview, "games_created": outcome.games_created}, clean=True)
+        if save:
+            applied = sum(1 for item in outcome.applied if item.applied)
+            checked.saved = ngettext(
+                "%(count)d deal imported and rated.", "%(count)d deals imported and rated.", applied
+            ) % {"count": applied}
+        return checked
 
 
 @admin.register(PreferansRating)

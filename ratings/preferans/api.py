@@ -23,12 +23,12 @@ from django.utils.dateparse import parse_date, parse_datetime
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from ratings.preferans.models import DealResult, Game, GameServer, hash_token
+from ratings.preferans import selectors
+from ratings.preferans.models import Game, GameServer, hash_token
 from ratings.preferans.services import (
     AppliedDeal,
     DealInput,
     PreferansError,
-    bound_cursor,
     deals_apply,
     game_create,
     game_finish,
@@ -56,35 +56,22 @@ def _token(request) -> str:
 
 
 def _server(request) -> GameServer:
-    server = GameServer.objects.filter(token_hash=_token(request), is_active=True).first()
+    server = selectors.game_server_for_token(token_hash=_token(request))
     if server is None:
         raise Forbidden("Authorization", "unknown or disabled token")
     return server
 
 
 def _server_and_game(request, pk: int) -> tuple[GameServer, Game]:
-    """The token's server and the game ``pk`` it posts to, in one query (the hot path of a game server's deals).
-
-    The game is checked here (it exists, it is this server's) and locked by ``deals_apply``.
-    """
-    server_table, game_table = GameServer._meta.db_table, Game._meta.db_table
-    with bound_cursor() as cursor:
-        cursor.execute(
-            f"SELECT s.id, s.name, (SELECT COALESCE(g.server_id, 0) FROM {game_table} AS g WHERE g.id = %s) "
-            f"FROM {server_table} AS s WHERE s.token_hash = %s AND s.is_active",
-            [pk, _token(request)],
-        )
-        row = cursor.fetchone()
-    if row is None:
+    """The token's server and the game ``pk`` it posts to, in one query; the game is locked by ``deals_apply``."""
+    found = selectors.token_and_game(token_hash=_token(request), game_id=pk)
+    if found is None:
         raise Forbidden("Authorization", "unknown or disabled token")
-    server_id, name, game_server = row
-    server = GameServer(id=server_id, name=name, is_active=True)
-    server._state.adding = False
-    if game_server is None:
+    if found.game_server_id is None:
         raise PreferansError("game", f"there is no game {pk}")
-    game = Game(id=pk, server_id=game_server or None)
+    game = Game(id=pk, server_id=found.game_server_id or None)
     game._state.adding = False
-    return server, _own_game(server, game, "game")
+    return found.server, _own_game(found.server, game, "game")
 
 
 def _body(request):
@@ -171,7 +158,7 @@ def _deal_inputs(server: GameServer, payload, url_game: Game | None) -> list[Dea
                 game = _game_from_object(server, ref, f"{base}game")
             else:
                 key = _text_id(ref, f"{base}game")
-                game = games.get(key) or Game.objects.filter(server=server, external_id=key).first()
+                game = games.get(key) or selectors.server_game(server=server, external_id=key)
                 if game is None:
                     raise PreferansError(f"{base}game", f'there is no game "{key}" of this server')
             games[game.external_id] = game
@@ -188,11 +175,7 @@ def _deal_inputs(server: GameServer, payload, url_game: Game | None) -> list[Dea
 
 
 def _changes(applied: list[AppliedDeal]) -> dict[int, list[dict]]:
-    replayed = [item.deal.pk for item in applied if not item.applied]
-    stored: dict[int, list[DealResult]] = {}
-    if replayed:
-        for row in DealResult.objects.filter(deal_id__in=replayed).order_by("deal_id", "id"):
-            stored.setdefault(row.deal_id, []).append(row)
+    stored = selectors.stored_results(deal_ids=[item.deal.pk for item in applied if not item.applied])
     out = {}
     for item in applied:
         rows = item.results if item.applied else stored.get(item.deal.pk, [])
@@ -311,5 +294,5 @@ def _game_json(game: Game) -> dict:
         "id": game.external_id,
         "date": game.played_at.isoformat(),
         "finished": game.finished,
-        "players": list(game.seats.order_by("seat", "id").values_list("player_id", flat=True)),
+        "players": selectors.game_table(game=game),
     }

@@ -18,18 +18,13 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
+from federation.uploads import ImportFileError
 from ratings.preferans.models import Deal, Game
 
 COLUMNS = ("game", "date", "deal", "player_id", "whists")
 #: The longest game and deal ids the database keeps.
 GAME_ID_LENGTH = Game._meta.get_field("external_id").max_length
 DEAL_ID_LENGTH = Deal._meta.get_field("external_id").max_length
-
-
-class ImportFileError(ValueError):
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 @dataclass

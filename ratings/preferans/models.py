@@ -153,7 +153,7 @@ class Deal(models.Model):
 
 
 class DealResult(models.Model):
-    """One player's change in one deal: enough to explain it again with the engine (``selectors.deal_changes``)."""
+    """One player's change in one deal: enough to explain it again with the engine (``selectors.deal_explanations``)."""
 
     # Both keys are indexed by the unique (deal, player) constraint and the (player, -deal) index: a million deals
     # write three indexes, not five.

@@ -2,8 +2,9 @@
 
 Explanations are not stored as text: each ``DealResult`` keeps the player's rating before the deal, whether they
 were Pro and their bot cap, and the engine explains the deal again from the rows of everyone at the table
-(``deal_explanations``), with the very formula that rated it. The settings are the defaults of
-`rules/preferans.md` (``services.rating_settings``), so an explanation never drifts from the stored numbers.
+(``deal_explanations``), with the very formula that rated it. The settings are the preferans list's parameters
+(``services.rating_settings``), which cannot change once a deal is rated, so an explanation never drifts from the
+stored numbers.
 """
 
 from __future__ import annotations
@@ -12,14 +13,14 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from django.db.models import Count, Max, Min, QuerySet, Sum
+from django.db.models import Count, Max, Min, QuerySet, Subquery, Sum
 
 from federation.models import Player
 from federation.selectors import player_search
 from ratings.engines.common import Explanation
-from ratings.engines.preferans import AMATEUR, PRO, PlayerState, deal_delta, rate_deal
-from ratings.preferans.models import Deal, DealResult, Game, League, PreferansRating, Seat
-from ratings.preferans.services import rating_settings
+from ratings.engines.preferans import AMATEUR, PRO, PlayerState, PreferansSettings, deal_delta, rate_deal
+from ratings.preferans.models import Deal, DealResult, Game, GameServer, League, PreferansRating, Seat
+from ratings.preferans.services import bound_cursor, rating_settings
 
 #: The calculator's bounds: ratings and whists a visitor may ask about.
 CALC_MIN_RATING = 0.0
@@ -119,29 +120,38 @@ def player_recent_games(*, player: Player, limit: int = 10) -> list[dict]:
 
 
 def player_recent_deals(*, player: Player, limit: int = 20) -> list[tuple[DealResult, Explanation]]:
-    """The player's latest deals, each with the explanation of the change (two queries)."""
-    mine = list(
-        DealResult.objects.filter(player=player).select_related("deal", "deal__game").order_by("-deal_id")[:limit]
+    """The player's latest deals, each with the explanation of the change: one query for the rows of everyone at
+    those tables (the explanation needs them all), one for the settings."""
+    latest = DealResult.objects.filter(player=player).order_by("-deal_id").values("deal_id")[:limit]
+    rows = list(
+        DealResult.objects.filter(deal_id__in=Subquery(latest))
+        .select_related("deal", "deal__game")
+        .order_by("-deal_id", "id")
     )
-    explained = deal_explanations(deals=[row.deal_id for row in mine])
-    return [(row, explained[(row.deal_id, row.player_id)]) for row in mine]
+    explained = _explain(rows, rating_settings())
+    return [(row, explained[(row.deal_id, row.player_id)]) for row in rows if row.player_id == player.pk]
 
 
 def deal_explanations(*, deals: Iterable[int]) -> dict[tuple[int, int], Explanation]:
     """(deal id, player id) -> the engine's explanation, rebuilt from the rows of everyone at the table."""
+    rows = DealResult.objects.filter(deal_id__in=list(deals)).order_by("deal_id", "id")
+    return _explain(rows, rating_settings())
+
+
+def _explain(rows: Iterable[DealResult], settings: PreferansSettings) -> dict[tuple[int, int], Explanation]:
+    """Each deal of ``rows`` (every player's row of it, in the order written) rated again from the stored numbers."""
     by_deal: dict[int, list[DealResult]] = defaultdict(list)
-    for row in DealResult.objects.filter(deal_id__in=list(deals)).order_by("deal_id", "id"):
+    for row in rows:
         by_deal[row.deal_id].append(row)
-    settings = rating_settings()
     out = {}
-    for deal_id, rows in by_deal.items():
+    for deal_id, table in by_deal.items():
         states = {
             str(row.player_id): PlayerState(
                 row.rating_before, row.rating_before, PRO if row.pro_before else AMATEUR, row.bot_max
             )
-            for row in rows
+            for row in table
         }
-        outcome = rate_deal(states, {str(row.player_id): row.whists for row in rows}, settings)
+        outcome = rate_deal(states, {str(row.player_id): row.whists for row in table}, settings)
         for change in outcome.changes:
             out[(deal_id, int(change.player))] = change.explanation
     return out
@@ -149,10 +159,11 @@ def deal_explanations(*, deals: Iterable[int]) -> dict[tuple[int, int], Explanat
 
 def game_deals(*, game: Game) -> list[tuple[Deal, list[tuple[DealResult, Explanation]]]]:
     deals = list(game.deals.order_by("number"))
+    rows = list(DealResult.objects.filter(deal__game=game).select_related("player").order_by("deal_id", "id"))
     results: dict[int, list[DealResult]] = defaultdict(list)
-    for row in DealResult.objects.filter(deal__game=game).select_related("player").order_by("deal_id", "id"):
+    for row in rows:
         results[row.deal_id].append(row)
-    explained = deal_explanations(deals=[deal.pk for deal in deals])
+    explained = _explain(rows, rating_settings())
     return [(deal, [(row, explained[(deal.pk, row.player_id)]) for row in results[deal.pk]]) for deal in deals]
 
 
@@ -175,3 +186,61 @@ def calculator_grid(*, ratings: Sequence[float], table_ratings: Sequence[float],
     """The calculator's cells: Rd for each (own rating, table rating) at the whists typed (engine's ``deal_delta``)."""
     settings = rating_settings()
     return [[deal_delta(rs, rt, whists, settings) for rt in table_ratings] for rs in ratings]
+
+
+# --- the game servers' API ------------------------------------------------------------------------------------------
+
+
+def game_server_for_token(*, token_hash: str) -> GameServer | None:
+    """The active game server whose token has this hash."""
+    return GameServer.objects.filter(token_hash=token_hash, is_active=True).first()
+
+
+@dataclass(frozen=True)
+class TokenGame:
+    """What one statement tells about a token and the game it posts to: ``game_server_id`` is ``None`` when there is
+    no such game, ``0`` for a game entered by hand."""
+
+    server: GameServer
+    game_server_id: int | None
+
+
+def token_and_game(*, token_hash: str, game_id: int) -> TokenGame | None:
+    """The token's active server and the server of game ``game_id``, in one query (``None``: no such token).
+
+    The general path of a deal posted to its game's address, when the one locking statement found something off;
+    the game is locked later, by ``deals_apply``.
+    """
+    server_table, game_table = GameServer._meta.db_table, Game._meta.db_table
+    with bound_cursor() as cursor:
+        cursor.execute(
+            f"SELECT s.id, s.name, (SELECT COALESCE(g.server_id, 0) FROM {game_table} AS g WHERE g.id = %s) "
+            f"FROM {server_table} AS s WHERE s.token_hash = %s AND s.is_active",
+            [game_id, token_hash],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    server_id, name, game_server = row
+    server = GameServer(id=server_id, name=name, is_active=True)
+    server._state.adding = False
+    return TokenGame(server=server, game_server_id=game_server)
+
+
+def server_game(*, server: GameServer, external_id: str) -> Game | None:
+    """The server's game with the server's own id."""
+    return Game.objects.filter(server=server, external_id=external_id).first()
+
+
+def stored_results(*, deal_ids: Sequence[int]) -> dict[int, list[DealResult]]:
+    """The stored results of these deals (the answer to a replayed deal), by deal, in the order written."""
+    stored: dict[int, list[DealResult]] = defaultdict(list)
+    if deal_ids:
+        for row in DealResult.objects.filter(deal_id__in=list(deal_ids)).order_by("deal_id", "id"):
+            stored[row.deal_id].append(row)
+    return stored
+
+
+def game_table(*, game: Game) -> list[int]:
+    """The seated players' ids, in seat order."""
+    return list(game.seats.order_by("seat", "id").values_list("player_id", flat=True))

@@ -475,3 +475,19 @@ def test_players_are_looked_up_in_one_query(tournament, django_assert_max_num_qu
         report = results_parse(tournament=tournament, content=content, filename="r.csv")
     assert report.problems == []
     assert [row.player for row in report.rows] == players
+
+
+def test_a_stored_file_changed_after_the_preview_is_refused(logged_in, tournament, players, existing):
+    """The server hashes its own copy again on confirmation: bytes that no longer match the preview are not saved."""
+    import base64
+
+    response = _preview(logged_in, tournament, _csv(f"place;player_id\n1;{players[0].pk}\n"))
+    session = logged_in.session
+    stored = session[f"tournament_import:{tournament.pk}"]
+    stored["content"] = base64.b64encode(f"place;player_id\n1;{players[1].pk}\n".encode()).decode()
+    session[f"tournament_import:{tournament.pk}"] = stored
+    session.save()
+    response = _confirm(logged_in, tournament, response.context["sha256"])
+    assert response.status_code == 302
+    assert "The uploaded file was lost" in logged_in.get(response["Location"]).content.decode()
+    assert list(Result.objects.all()) == [existing]

@@ -1,3 +1,4 @@
+import datetime
 import json
 
 import pytest
@@ -31,3 +32,18 @@ def rated(rating, **kwargs):
         player=player, rating=rating, max_rating=rating, league="pro" if rating >= 1800 else "amateur"
     )
     return player
+
+
+WHEN = datetime.datetime(2026, 3, 7, 19, tzinfo=datetime.UTC)
+
+
+def random_deals(rng, tables, count):
+    """``count`` deals as (table index, whists) at random tables of ``tables``, whists summing to zero."""
+    deals = []
+    for _ in range(count):
+        key = rng.randrange(len(tables))
+        table = tables[key]
+        whists = [rng.randint(-20, 20) for _ in table[:-1]]
+        whists.append(-sum(whists))
+        deals.append((key, dict(zip(table, whists, strict=True))))
+    return deals

@@ -16,6 +16,42 @@ def test_game_server_token_is_shown_once_and_stored_hashed(admin_client):
     assert token not in admin_client.get(f"/en/admin/preferans/gameserver/{server.pk}/change/").content.decode()
 
 
+def _token_of(response):
+    messages = [str(m) for m in response.context["messages"]]
+    return messages[0].split("<code>")[1].split("</code>")[0]
+
+
+def test_tokens_issued_in_the_admin_are_the_services_and_open_the_api(admin_client, post):
+    """The admin issues tokens through ``game_server_create`` and ``game_server_token_rotate``: the token shown
+    once is the one the API accepts, and after a new one is issued the old one is refused."""
+    response = admin_client.post("/en/admin/preferans/gameserver/add/", {"name": "Srv", "is_active": "on"}, follow=True)
+    first = _token_of(response)
+    server = GameServer.objects.get()
+    assert server.token_prefix == first[:8]
+    a, b = PlayerFactory(), PlayerFactory()
+    game = {"id": "g-1", "players": [a.pk, b.pk]}
+    assert post("/api/preferans/games/", game, first).status_code == 201
+
+    response = admin_client.post(
+        "/en/admin/preferans/gameserver/",
+        {"action": "issue_new_token", "_selected_action": [server.pk]},
+        follow=True,
+    )
+    second = _token_of(response)
+    assert second != first
+    assert post("/api/preferans/games/", game, first).status_code == 403
+    assert post("/api/preferans/games/", game, second).status_code == 200
+    server.refresh_from_db()
+    assert server.token_hash == hash_token(second)
+
+
+def test_a_server_added_inactive_has_a_token_the_api_refuses(admin_client, post):
+    response = admin_client.post("/en/admin/preferans/gameserver/add/", {"name": "Off"}, follow=True)
+    token = _token_of(response)
+    assert GameServer.objects.get().is_active is False
+    assert post("/api/preferans/games/", {"id": "g", "players": [1, 2]}, token).status_code == 403
+
+
 def test_admin_pages_open(admin_client):
     for url in [
         "/en/admin/preferans/game/",
@@ -133,3 +169,30 @@ def test_csv_import_names_the_row_and_field(admin_client):
     assert "Row 2, game: Longer than 100 characters." in body
     assert "Row 3, deal: Longer than 100 characters." in body
     assert not Game.objects.exists()
+
+
+def test_csv_import_confirms_only_the_stored_file_as_previewed(admin_client):
+    """The deals import is the site's one upload flow: the posted hash must be the stored file's, and the stored
+    bytes must still have that hash; otherwise nothing is imported."""
+    import base64
+
+    a, b = PlayerFactory(), PlayerFactory()
+    text = f"game;date;deal;player_id;whists\nclub-1;2026-03-07;1;{a.pk};2\nclub-1;2026-03-07;1;{b.pk};-2\n"
+    sha = _upload(admin_client, text).context["sha256"]
+    refused = admin_client.post("/en/admin/preferans/game/import/", {"confirm": "1", "sha256": "0" * 64}, follow=True)
+    assert "not the one last uploaded" in refused.content.decode()
+
+    session = admin_client.session
+    stored = session["preferans_import"]
+    stored["content"] = base64.b64encode(text.replace(";2\n", ";5\n").replace(";-2\n", ";-5\n").encode()).decode()
+    session["preferans_import"] = stored
+    session.save()
+    lost = admin_client.post("/en/admin/preferans/game/import/", {"confirm": "1", "sha256": sha}, follow=True)
+    assert "The uploaded file was lost" in lost.content.decode()
+    assert not Deal.objects.exists()
+    assert "preferans_import" not in admin_client.session
+
+    sha = _upload(admin_client, text).context["sha256"]
+    done = admin_client.post("/en/admin/preferans/game/import/", {"confirm": "1", "sha256": sha}, follow=True)
+    assert "1 deal imported and rated." in done.content.decode()
+    assert Deal.objects.count() == 1

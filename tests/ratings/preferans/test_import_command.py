@@ -157,3 +157,15 @@ def test_a_batch_failing_after_the_check_keeps_the_batches_before_it(tmp_path, m
     assert str(error.value).endswith("batches 1 to 1 are stored (10 deals, 2 games, up to game “club-1”)")
     assert Game.objects.count() == 2
     assert Deal.objects.count() == 10
+
+
+def test_the_command_is_found_and_explains_itself(capsys):
+    """``manage.py preferans_import --help``, as the README names it, from the app's home (``ratings/preferans``)."""
+    from django.core.management import ManagementUtility
+
+    with pytest.raises(SystemExit) as done:
+        ManagementUtility(["manage.py", "preferans_import", "--help"]).execute()
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    assert "--batch" in out
+    assert "--dry-run" in out

@@ -35,7 +35,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from federation.models import Player
-from ratings.preferans.importing import ImportFileError, ParsedDeal, RowError, deals_parse
+from federation.uploads import ImportFileError
+from ratings.preferans.importing import ParsedDeal, RowError, deals_parse
 from ratings.preferans.models import Game
 from ratings.preferans.services import (
     MAX_TABLE,
@@ -128,9 +129,12 @@ def batches(deals: list[ParsedDeal], games: dict[str, _GamePlan], size: int):
 
 
 class Command(BaseCommand):
-    help = gettext_lazy(
-        "Import a long history of preferans deals from a CSV file (game;date;deal;player_id;whists), in batches."
-    )
+    @property
+    def help(self) -> str:
+        # A plain string in the active language: argparse's description takes no lazy text.
+        return _(
+            "Import a long history of preferans deals from a CSV file (game;date;deal;player_id;whists), in batches."
+        )
 
     def add_arguments(self, parser):
         parser.add_argument("file", help=gettext_lazy("the CSV file, or - for standard input"))

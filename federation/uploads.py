@@ -1,0 +1,206 @@
+"""One admin flow for every file import: upload, preview, confirm (a tournament's results, preferans deals).
+
+The preview saves nothing. The uploaded bytes stay on the server (in the session, base64) and the page posts back
+only their SHA-256. On confirmation the server checks that the posted hash is the one it stored, hashes the stored
+bytes again (a session damaged or tampered with is refused, not imported), reads and checks its own copy once more
+(players or the tournament may have changed since the preview), and only then saves, all or nothing.
+
+An import says how to read its file and what saving means (an ``UploadFlow`` subclass with ``read``); its template
+extends ``admin/upload.html`` with its preview and its format help.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template.defaultfilters import filesizeformat
+from django.template.response import TemplateResponse
+from django.utils.translation import gettext as _
+
+from ratings.engines.common import FieldError
+
+
+class ImportFileError(FieldError):
+    """The file cannot be read as an import at all (not UTF-8, not a table, no header): the message says why, for the
+    person who uploaded it. Errors of single rows are listed with the preview instead."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("file", message)
+
+
+@dataclass
+class Checked:
+    """One reading of the file: what the page shows, whether it can be saved, and after saving what was saved.
+
+    ``refused``: messages of a refusal that is not the file's fault (the tournament was approved meanwhile); the page
+    shows them after a redirect, and the file stays ready for another try.
+    """
+
+    context: dict[str, Any] = field(default_factory=dict)
+    clean: bool = False
+    saved: str = ""
+    refused: list[str] = field(default_factory=list)
+
+
+class UploadForm(forms.Form):
+    file = forms.FileField()
+
+    def __init__(self, *args, flow: UploadFlow, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.flow = flow
+        self.fields["file"].label = flow.file_label
+        self.fields["file"].help_text = flow.file_help
+        if flow.extensions:
+            self.fields["file"].widget.attrs["accept"] = ",".join(flow.extensions)
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        limit = self.flow.max_bytes()
+        if upload.size > limit:
+            raise ValidationError(
+                _("The file is %(size)s; the limit is %(limit)s.")
+                % {"size": filesizeformat(upload.size), "limit": filesizeformat(limit)}
+            )
+        if self.flow.extensions and not upload.name.lower().endswith(self.flow.extensions):
+            raise ValidationError(self.flow.extension_error)
+        return upload
+
+
+class UploadFlow(ABC):
+    """The upload, preview and confirm steps of one admin page; a subclass reads its files (``read``)."""
+
+    template_name = "admin/upload.html"
+    #: The session key of the stored file; a flow per object adds the object's id.
+    session_key = "upload"
+    title = ""
+    file_label = ""
+    file_help = ""
+    #: Allowed endings of the file's name, lower case (empty: any), and the message refusing another.
+    extensions: tuple[str, ...] = ()
+    extension_error = ""
+
+    def __init__(self, *, model_admin, request: HttpRequest, original=None) -> None:
+        self.model_admin = model_admin
+        self.request = request
+        self.original = original
+
+    # --- what an import says -----------------------------------------------------------------------------------
+
+    @abstractmethod
+    def read(self, content: bytes, name: str, *, save: bool) -> Checked:
+        """Read and check the file; with ``save``, save it if it is clean (``Checked.saved`` says what was saved).
+
+        Raises ``ImportFileError`` when the file cannot be read at all.
+        """
+
+    def max_bytes(self) -> int:
+        return 2 * 1024 * 1024
+
+    def refusal(self) -> str:
+        """Why nothing can be imported on this page now (shown instead of the upload form), or empty."""
+        return ""
+
+    def page_url(self) -> str:
+        return self.request.path
+
+    def done_url(self) -> str:
+        return self.request.path
+
+    def extra_context(self) -> dict[str, Any]:
+        return {}
+
+    # --- the three steps ---------------------------------------------------------------------------------------
+
+    def response(self) -> HttpResponse:
+        request = self.request
+        context = {
+            **self.model_admin.admin_site.each_context(request),
+            "title": self.title,
+            "opts": self.model_admin.model._meta,
+            "original": self.original,
+            "max_bytes": self.max_bytes(),
+            "refused": self.refusal(),
+            "form": UploadForm(flow=self),
+            **self.extra_context(),
+        }
+        if request.method != "POST":
+            return self._render(context)
+        if "confirm" in request.POST:
+            return self._confirm(context)
+        if context["refused"]:
+            return self._render(context)
+        # A new upload replaces the stored one, whatever comes of it: only the last file uploaded can be confirmed.
+        request.session.pop(self.session_key, None)
+        form = UploadForm(request.POST, request.FILES, flow=self)
+        context["form"] = form
+        if not form.is_valid():
+            return self._render(context)
+        upload = form.cleaned_data["file"]
+        content = upload.read()
+        try:
+            checked = self.read(content, upload.name, save=False)
+        except ImportFileError as error:
+            form.add_error("file", error.message)
+            return self._render(context)
+        context.update(checked.context, filename=upload.name)
+        if checked.clean:
+            sha256 = _digest(content)
+            request.session[self.session_key] = {
+                "name": upload.name,
+                "sha256": sha256,
+                "content": base64.b64encode(content).decode("ascii"),
+            }
+            context["sha256"] = sha256
+        return self._render(context)
+
+    def _confirm(self, context: dict[str, Any]) -> HttpResponse:
+        """Save the server's own copy, after checking it again; the browser only says which upload it saw."""
+        request = self.request
+        stored = request.session.get(self.session_key)
+        posted = request.POST.get("sha256", "")
+        if not isinstance(stored, dict) or not hmac.compare_digest(str(stored.get("sha256", "")), posted):
+            self.model_admin.message_user(
+                request, _("The file on the page is not the one last uploaded here; upload it again."), messages.ERROR
+            )
+            return redirect(self.page_url())
+        try:
+            content = base64.b64decode(stored["content"], validate=True)
+        except (KeyError, ValueError, TypeError):
+            content = None
+        if content is None or _digest(content) != stored["sha256"]:
+            del request.session[self.session_key]
+            self.model_admin.message_user(request, _("The uploaded file was lost; upload it again."), messages.ERROR)
+            return redirect(self.page_url())
+        name = stored.get("name", "")
+        try:
+            checked = self.read(content, name, save=True)
+        except ImportFileError as error:
+            context["form"].add_error("file", error.message)
+            return self._render(context)
+        if checked.refused:
+            for message in checked.refused:
+                self.model_admin.message_user(request, message, messages.ERROR)
+            return redirect(self.page_url())
+        if not checked.saved:
+            context.update(checked.context, filename=name, changed_since_preview=True)
+            return self._render(context)
+        del request.session[self.session_key]
+        self.model_admin.message_user(request, checked.saved, messages.SUCCESS)
+        return redirect(self.done_url())
+
+    def _render(self, context: dict[str, Any]) -> HttpResponse:
+        return TemplateResponse(self.request, self.template_name, context)
+
+
+def _digest(content: bytes) -> str:
+    return hashlib.sha256(content).hexdigest()

@@ -1,0 +1,251 @@
+"""Deals applied once and in order (`rules/preferans.md`): the API's, the admin's and the admin's CSV import.
+
+Every deal goes through ``deals_apply``: it locks the rating rows of everyone concerned (``SELECT ... FOR UPDATE``
+ordered by player id, so two requests for the same player wait for each other and never deadlock), skips a deal
+whose server id is already stored (a replay), rates each deal with the engine from the ratings everyone had before
+it, and saves the deals, each player's change and the new ratings in one transaction: all of it or nothing. The
+statements themselves are in ``deal_sql``.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from ratings.engines.common import EngineError
+from ratings.engines.preferans import PRO, rate_deal
+from ratings.preferans.models import Deal, DealResult, Game, GameServer
+from ratings.preferans.services.common import MAX_TABLE, MIN_TABLE, PreferansError, whole_whists
+from ratings.preferans.services.deal_sql import (
+    LockedGame,
+    lock_games,
+    lock_one_game,
+    lock_states,
+    stored_deals,
+    write_deals,
+    write_one_deal,
+)
+from ratings.preferans.services.games import game_create
+from ratings.preferans.services.rating_list import rating_settings
+
+
+@dataclass(frozen=True)
+class DealInput:
+    game: Game
+    whists: Mapping[int, int]
+    external_id: str = ""
+    finish: bool = False
+    where: str = "deal"
+
+
+@dataclass
+class AppliedDeal:
+    deal: Deal
+    applied: bool
+    results: list[DealResult] = field(default_factory=list)
+
+
+def _check_whists(item: DealInput, seated: list[int]) -> dict[int, int]:
+    where = f"{item.where}.whists"
+    if not isinstance(item.whists, Mapping):
+        raise PreferansError(where, "is not an object of player id: whists")
+    if not MIN_TABLE <= len(item.whists) <= MAX_TABLE:
+        raise PreferansError(where, f"a table has {MIN_TABLE} to {MAX_TABLE} players, this deal has {len(item.whists)}")
+    whists: dict[int, int] = {}
+    for key, value in item.whists.items():
+        try:
+            pid = int(key)
+        except (TypeError, ValueError):
+            raise PreferansError(f"{where}.{key}", f"{key!r} is not a player id") from None
+        if pid not in seated:
+            table = ", ".join(str(p) for p in seated)
+            raise PreferansError(f"{where}.{key}", f"player {pid} is not at the table of this game ({table})")
+        whists[pid] = whole_whists(value, f"{where}.{key}")
+    missing = [pid for pid in seated if pid not in whists]
+    if missing:
+        raise PreferansError(where, f"player {missing[0]} of the game's table has no whists")
+    total = sum(whists.values())
+    if total:
+        raise PreferansError(where, f"the whists sum to {total}, not to zero")
+    return whists
+
+
+def deals_apply(
+    *, deals: Sequence[DealInput], server: GameServer | None = None, locked: LockedGame | None = None
+) -> list[AppliedDeal]:
+    """Apply deals in the given order, all or nothing; a deal whose id is already stored is returned, not re-applied.
+
+    `rules/preferans.md`: every player at the table is rated on every deal from the ratings before it; the game's
+    change is the sum of its deals'. Raises ``PreferansError`` naming the field of the first bad deal. ``locked`` is
+    the game already locked in this transaction (``game_lock_for_token``) when all the deals are for it.
+    """
+    try:
+        return _deals_apply(deals=deals, server=server, locked=locked)
+    except IntegrityError:
+        raise PreferansError("id", "a deal id of this request was stored at the same moment; send it again") from None
+
+
+# No savepoint of its own: inside a caller's transaction (the API's, the import's) a failure rolls all of it back.
+@transaction.atomic(savepoint=False)
+def _deals_apply(
+    *, deals: Sequence[DealInput], server: GameServer | None, locked: LockedGame | None
+) -> list[AppliedDeal]:
+    if not deals:
+        return []
+    game_ids = sorted({item.game.pk for item in deals})
+    if locked is None or [locked.game.pk] != game_ids:
+        locked = lock_one_game(game_ids[0]) if len(game_ids) == 1 and connection.vendor == "postgresql" else None
+    if locked is not None:
+        games, seats, locked_states = {locked.game.pk: locked.game}, {locked.game.pk: locked.seats}, locked.states
+        settings = locked.settings
+    else:
+        games, seats = lock_games(game_ids)
+        locked_states = None
+        settings = rating_settings()
+    checked = []
+    finished = {pk for pk, g in games.items() if g.finished}
+    for item in deals:
+        game = games[item.game.pk]
+        if server is not None and game.server_id != server.pk:
+            raise PreferansError(f"{item.where}.game", "this game belongs to another game server")
+        whists = _check_whists(item, seats[game.pk])
+        checked.append((item, game, whists))
+    player_ids = {pid for _, _, whists in checked for pid in whists}
+    states = locked_states if locked_states is not None else lock_states(player_ids)
+
+    # Replays and the games' last deal numbers: after the locks, so a concurrent first copy of the same deal has
+    # committed or not started.
+    server_ids = {game.server_id for _, game, _ in checked}
+    external = sorted({item.external_id for item, _, _ in checked if item.external_id})
+    # A game server's single deal on PostgreSQL (its usual request): the write itself settles the replay (nothing is
+    # written when the server's deal id is stored) and the deal's number (the game's last plus one, read by the
+    # write, which runs after the lock): one statement less on the hot path.
+    first_item, first_game, _whists = checked[0]
+    settle_in_write = (
+        len(checked) == 1
+        and connection.vendor == "postgresql"
+        and first_game.server_id is not None
+        and bool(first_item.external_id)
+        and first_game.pk not in finished
+    )
+    known, numbers = ({}, {}) if settle_in_write else stored_deals(game_ids, server_ids, external)
+    now = timezone.now()
+    out: list[AppliedDeal] = []
+    new_deals: list[Deal] = []
+    pending_results: list[list[DealResult]] = []
+    seen: set[tuple] = set()
+    touched: set[int] = set()
+    for item, game, whists in checked:
+        key = (game.server_id, None, item.external_id) if game.server_id else (None, game.pk, item.external_id)
+        if item.external_id and (key in known or key in seen):
+            stored = known.get(key)
+            if stored is None:
+                raise PreferansError(f"{item.where}.id", f'deal "{item.external_id}" appears twice in this request')
+            if stored.game_id != game.pk:
+                raise PreferansError(f"{item.where}.id", f'deal "{item.external_id}" is stored for another game')
+            out.append(AppliedDeal(deal=stored, applied=False))
+            continue
+        if game.pk in finished:
+            raise PreferansError(f"{item.where}.game", "the game is finished and takes no more deals")
+        if item.external_id:
+            seen.add(key)
+        names = {pid: str(pid) for pid in whists}
+        before = {names[pid]: states[pid][1] for pid in whists}
+        try:
+            outcome = rate_deal(before, {names[pid]: v for pid, v in whists.items()}, settings)
+        except EngineError as error:
+            raise PreferansError(f"{item.where}.whists", error.message) from None
+        numbers[game.pk] = numbers.get(game.pk, 0) + 1
+        deal = Deal(
+            game=game, server_id=game.server_id, external_id=item.external_id, number=numbers[game.pk], applied_at=now
+        )
+        results = []
+        for change in outcome.changes:
+            pid = int(change.player)
+            row, _state = states[pid]
+            states[pid] = (row, change.after)
+            row.deals += 1
+            touched.add(pid)
+            results.append(
+                DealResult(
+                    player_id=pid,
+                    whists=change.whists,
+                    rating_before=change.before.rating,
+                    rating_after=change.after.rating,
+                    delta=change.delta,
+                    pro_before=change.before.league == PRO,
+                    bot_max=change.before.bot_max,
+                )
+            )
+        if item.finish:
+            finished.add(game.pk)
+        new_deals.append(deal)
+        pending_results.append(results)
+        out.append(AppliedDeal(deal=deal, applied=True, results=results))
+    rows = []
+    for pid in sorted(touched):
+        row, state = states[pid]
+        row.rating, row.max_rating, row.league, row.updated_at = state.rating, state.max_rating, state.league, now
+        rows.append(row)
+    to_finish = sorted(pk for pk in finished if not games[pk].finished)
+    if settle_in_write:
+        if write_one_deal(new_deals[0], pending_results[0], rows, to_finish, settle=True):
+            return out
+        # A replay: nothing was written. Answer with the stored deal, as the general path does.
+        known, _numbers = stored_deals(game_ids, server_ids, external)
+        stored = known[(first_game.server_id, None, first_item.external_id)]
+        if stored.game_id != first_game.pk:
+            raise PreferansError(
+                f"{first_item.where}.id", f'deal "{first_item.external_id}" is stored for another game'
+            )
+        return [AppliedDeal(deal=stored, applied=False)]
+    write_deals(new_deals, pending_results, rows, to_finish)
+    return out
+
+
+# --- the admin's CSV import -----------------------------------------------------------------------------------------
+
+
+@dataclass
+class ImportOutcome:
+    applied: list[AppliedDeal]
+    games_created: int
+
+
+def deals_import_rows(*, deals: Sequence, dry_run: bool) -> ImportOutcome:
+    """Create the new games and apply the parsed deals (``importing.ParsedDeal``), all or nothing.
+
+    ``dry_run`` rates everything and rolls back: the preview shows the very changes the import will make. A bad deal
+    raises ``PreferansError`` whose field is ``row N.<column>``.
+    """
+    with transaction.atomic():
+        games: dict[str, Game] = {}
+        created = 0
+        inputs = []
+        for parsed in deals:
+            where = f"row {parsed.rows[0]}"
+            game = games.get(parsed.game)
+            if game is None:
+                game = Game.objects.filter(server__isnull=True, external_id=parsed.game).first()
+                if game is None:
+                    played_at = None
+                    if parsed.date:
+                        played_at = timezone.make_aware(datetime.datetime.combine(parsed.date, datetime.time(12)))
+                    game, _new = game_create(
+                        server=None,
+                        external_id=parsed.game,
+                        player_ids=list(parsed.whists),
+                        played_at=played_at,
+                        where=f"{where}.player_id",
+                    )
+                    created += 1
+                games[parsed.game] = game
+            inputs.append(DealInput(game=game, whists=parsed.whists, external_id=parsed.deal, where=where))
+        applied = deals_apply(deals=inputs)
+        if dry_run:
+            transaction.set_rollback(True)
+    return ImportOutcome(applied=applied, games_created=created)

@@ -1,0 +1,97 @@
+"""Games and their tables: a game seats 2 to 4 players, who get their rating rows before the first deal."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from federation.models import Player
+from ratings.engines.preferans import new_player
+from ratings.preferans.models import Game, GameServer, PreferansRating, Seat
+from ratings.preferans.services.common import MAX_TABLE, MIN_TABLE, PreferansError
+from ratings.preferans.services.rating_list import rating_settings
+
+
+def _check_table(player_ids: Sequence, where: str) -> list[int]:
+    if not isinstance(player_ids, list | tuple) or not player_ids:
+        raise PreferansError(where, "is not a list of player ids")
+    ids = []
+    for index, value in enumerate(player_ids):
+        if type(value) is not int or value <= 0:
+            raise PreferansError(f"{where}[{index}]", f"{value!r} is not a player id")
+        ids.append(value)
+    if len(set(ids)) != len(ids):
+        raise PreferansError(where, "names a player twice")
+    if not MIN_TABLE <= len(ids) <= MAX_TABLE:
+        raise PreferansError(where, f"a table has {MIN_TABLE} to {MAX_TABLE} players, this one has {len(ids)}")
+    found = set(Player.objects.filter(pk__in=ids).values_list("pk", flat=True))
+    for index, value in enumerate(ids):
+        if value not in found:
+            raise PreferansError(f"{where}[{index}]", f"there is no player {value}")
+    return ids
+
+
+@transaction.atomic
+def game_create(
+    *,
+    server: GameServer | None,
+    external_id: str,
+    player_ids: Sequence[int],
+    played_at: datetime.datetime | None = None,
+    where: str = "players",
+) -> tuple[Game, bool]:
+    """Create a game with its table, or return the one with this id (then the table must be the same)."""
+    ids = _check_table(player_ids, where)
+    if external_id:
+        existing = Game.objects.filter(server=server, external_id=external_id).first()
+        if existing is not None:
+            seated = sorted(existing.seats.values_list("player_id", flat=True))
+            if seated != sorted(ids):
+                raise PreferansError(where, f'game "{external_id}" already has another table ({seated})')
+            return existing, False
+    game = Game(server=server, external_id=external_id, played_at=played_at or timezone.now())
+    game.full_clean(validate_constraints=False)
+    try:
+        with transaction.atomic():
+            game.save()
+    except IntegrityError:
+        raise PreferansError("id", f'game "{external_id}" was created at the same moment; send it again') from None
+    Seat.objects.bulk_create([Seat(game=game, player_id=pid, seat=n) for n, pid in enumerate(ids, start=1)])
+    ratings_ensure(player_ids=ids)
+    return game, True
+
+
+def ratings_ensure(*, player_ids: Sequence[int]) -> None:
+    """Create the rating rows of newcomers (a bot starts at its level's maximum) before their first deal.
+
+    Done when a game is created, so that the deals, which lock these rows, never have to insert one.
+    """
+    have = set(PreferansRating.objects.filter(player_id__in=player_ids).values_list("player_id", flat=True))
+    missing = [pid for pid in player_ids if pid not in have]
+    if not missing:
+        return
+    settings = rating_settings()
+    now = timezone.now()
+    fresh = []
+    for player in Player.objects.filter(pk__in=missing).select_related("bot_level").order_by("pk"):
+        cap = float(player.bot_level.max_rating) if player.is_bot and player.bot_level_id else None
+        state = new_player(settings, bot_max=cap)
+        fresh.append(
+            PreferansRating(
+                player=player, rating=state.rating, max_rating=state.max_rating, league=state.league, updated_at=now
+            )
+        )
+    PreferansRating.objects.bulk_create(fresh, ignore_conflicts=True)
+
+
+@transaction.atomic
+def game_finish(*, game: Game) -> Game:
+    """A finished game takes no more deals; a game left early keeps the deals played (`rules/preferans.md`)."""
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if not game.finished:
+        game.finished = True
+        game.save(update_fields=["finished"])
+    return game
