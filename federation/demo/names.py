@@ -1,29 +1,7 @@
-"""Names, places and clubs the demo federation is made of, and the passport transliteration of Russian names."""
+"""Names, places and clubs the demo federation is made of (Latin names: ``federation.latin.transliterate``)."""
 
+from federation.latin import transliterate  # noqa: F401  (the demo package exports it)
 from tournaments.models import CardFormat, Discipline
-
-# Passport transliteration (ICAO Doc 9303, used in Russian passports since 2014; the same as GOST R 52535.1-2006
-# except ц -> ts and ъ -> ie): Щукин -> Shchukin, Ёлкин -> Elkin, Юлия -> Iuliia.
-_TRANSLIT = {
-    "а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ё": "e", "ж": "zh", "з": "z", "и": "i",
-    "й": "i", "к": "k", "л": "l", "м": "m", "н": "n", "о": "o", "п": "p", "р": "r", "с": "s", "т": "t",
-    "у": "u", "ф": "f", "х": "kh", "ц": "ts", "ч": "ch", "ш": "sh", "щ": "shch", "ъ": "ie", "ы": "y", "ь": "",
-    "э": "e", "ю": "iu", "я": "ia",
-}  # fmt: skip
-
-
-def transliterate(text: str) -> str:
-    """Cyrillic to Latin as in a Russian passport; other characters pass through."""
-    out = []
-    for char in text:
-        latin = _TRANSLIT.get(char.lower())
-        if latin is None:
-            out.append(char)
-        elif char.isupper():
-            out.append(latin.capitalize())
-        else:
-            out.append(latin)
-    return "".join(out)
 
 
 def _words(text: str) -> list[str]:

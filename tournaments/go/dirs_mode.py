@@ -13,6 +13,8 @@ Decisions where the rules are silent:
 - **A bye** in a DIRS tournament changes no rating and leaves the acceleration alone; **absence** also changes
   nothing (DIRS counts only games).
 - A game not played on the prescribed handicap leaves the tournament ratings unchanged, as in the club.
+- **A hand pairing 95 or more apart** (only the director can make one) is played on 9 stones with reverse komi,
+  the largest handicap DIRS knows; DIRS rates no such game, so it changes no rating, in the tournament or the club.
 """
 
 from __future__ import annotations
@@ -118,16 +120,9 @@ def board(state: pairing.TournamentState, white: str, black: str, *, number: int
         pw, pb = state.player(white), state.player(black)
         reason = engine_board.colour_reason
     prescribed = dirs.prescribed_handicap(pw.level, pb.level)
+    stones, komi = (prescribed.stones, prescribed.komi) if prescribed.pairable else (dirs.MAX_STONES, dirs.KOMI_REVERSE)
     return pairing.PairedBoard(
-        number,
-        white,
-        black,
-        pw.level,
-        pb.level,
-        prescribed.stones,
-        prescribed.komi,
-        state.options.komi_points(prescribed.komi),
-        reason,
+        number, white, black, pw.level, pb.level, stones, komi, state.options.komi_points(komi), reason
     )
 
 

@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from federation.models import Club, Player
 from tournaments.models import GoSystem
 
-from .models import BoardResult
+from .models import BoardResult, EgdClass
 
 
 class TournamentCreateForm(forms.Form):
@@ -83,9 +83,19 @@ class RoundEditForm(forms.Form):
 
 
 class ResultForm(forms.Form):
+    """One board's result; nothing is chosen until the director chooses (an empty choice is refused by name)."""
+
     board = forms.IntegerField(label=_("Board"), min_value=1)
-    result = forms.ChoiceField(label=_("Result"), choices=[c for c in BoardResult.choices if c[0]])
+    result = forms.ChoiceField(
+        label=_("Result"),
+        choices=[c for c in BoardResult.choices if c[0]],
+        error_messages={"required": _("Choose a result."), "invalid_choice": _("Choose a result.")},
+    )
     version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+
+class EgdClassForm(forms.Form):
+    egd_class = forms.ChoiceField(label=_("EGD class"), choices=EgdClass.choices)
 
 
 class CorrectionForm(forms.Form):
@@ -105,3 +115,70 @@ class CalculatorForm(forms.Form):
     a = forms.IntegerField(min_value=0, max_value=3000)
     b = forms.IntegerField(min_value=0, max_value=3000)
     half_stone = forms.BooleanField(required=False)
+
+
+class ImportFileForm(forms.Form):
+    """An EGD results table (`.h9`) or a CSV list of players, at most 2 MB."""
+
+    MAX_BYTES = 2 * 1024 * 1024
+    file = forms.FileField(
+        label=_("File"),
+        help_text=_("An EGD results table (.h9) or a CSV with the columns surname, first_name, rank or rating."),
+        widget=forms.ClearableFileInput(attrs={"accept": ".h9,.txt,.csv"}),
+    )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > self.MAX_BYTES:
+            raise forms.ValidationError(_("The file is larger than 2 MB."))
+        if not upload.name.lower().endswith((".h9", ".txt", ".csv")):
+            raise forms.ValidationError(_("Upload an .h9, .txt or .csv file."))
+        return upload
+
+
+class HistoryForm(forms.Form):
+    """What the file of a finished tournament does not say, or says in EGD's terms: filled from its header."""
+
+    name = forms.CharField(label=_("Name"), max_length=200)
+    start_date = forms.DateField(label=_("Start date"), widget=forms.DateInput(attrs={"type": "date"}))
+    end_date = forms.DateField(label=_("End date"), widget=forms.DateInput(attrs={"type": "date"}))
+    city = forms.CharField(label=_("City"), max_length=100, required=False)
+    country = forms.CharField(label=_("Country"), max_length=2, initial="RU")
+    system = forms.ChoiceField(
+        label=_("System"), choices=[c for c in GoSystem.choices if c[0] != GoSystem.DIRS], initial=GoSystem.FUS
+    )
+    half_stone = forms.BooleanField(label=_("Half-stone step"), required=False, initial=True)
+    acceleration = forms.BooleanField(label=_("Acceleration"), required=False, initial=True)
+    tiebreak = forms.BooleanField(label=_("Tie-break"), required=False, initial=True)
+    komi_normal = forms.DecimalField(label=_("Normal komi"), max_digits=4, decimal_places=1, initial=6.5, min_value=0)
+    time_minutes = forms.IntegerField(label=_("Main time, minutes"), min_value=1, max_value=600, initial=60)
+    egd_class = forms.ChoiceField(label=_("EGD class"), choices=[("", "—"), *EgdClass.choices], required=False)
+
+    def clean(self):
+        data = super().clean()
+        start, end = data.get("start_date"), data.get("end_date")
+        if start and end and end < start:
+            self.add_error("end_date", _("The end date is before the start date."))
+        return data
+
+    @staticmethod
+    def initial_from(tags: dict[str, str]) -> dict:
+        """The header's event, place, dates, komi, time and class (``EV``, ``PC``, ``DT``, ``KM``, ``TM``, ``CL``)."""
+        initial: dict = {"name": tags.get("EV", "")}
+        country, _comma, city = tags.get("PC", "").partition(",")
+        if len(country.strip()) == 2:
+            initial["country"] = country.strip().upper()
+        initial["city"] = city.strip()
+        dates = [d.strip() for d in tags.get("DT", "").split(",") if d.strip()]
+        if dates:
+            initial["start_date"], initial["end_date"] = dates[0], dates[-1]
+        for tag, key, kind in (("KM", "komi_normal", float), ("TM", "time_minutes", float)):
+            try:
+                initial[key] = kind(tags[tag])
+            except (KeyError, ValueError):
+                continue
+        if "time_minutes" in initial:
+            initial["time_minutes"] = max(1, int(initial["time_minutes"]))
+        if tags.get("CL", "").upper() in EgdClass.values:
+            initial["egd_class"] = tags["CL"].upper()
+        return initial

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from federation.models import Club, Player
@@ -19,6 +20,15 @@ from tournaments.models import Tournament
 
 #: The tournament scale (rules/go.md, scales): 0 = 21 kyu, 2100 = 1 dan; 9 dan is 2899; nothing above 3000.
 TOURNAMENT_RATING_MAX = 3000
+
+
+class EgdClass(models.TextChoices):
+    """The EGD tournament classes (`rules/go.md`, part 3: chosen by the director; the EGF sets the time limits)."""
+
+    A = "A", _("A: well organised, adjusted time at least 75 minutes")
+    B = "B", _("B: well organised, adjusted time at least 50 minutes")
+    C = "C", _("C: casual or club tournament, adjusted time at least 30 minutes")
+    D = "D", _("D: not rated by the EGF (shorter games)")
 
 
 class GoTournament(models.Model):
@@ -39,7 +49,14 @@ class GoTournament(models.Model):
     club = models.ForeignKey(
         Club, verbose_name=_("club"), on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
-    egd_class = models.CharField(_("EGD class"), max_length=1, default="D")
+    egd_class = models.CharField(
+        _("EGD class"),
+        max_length=1,
+        choices=EgdClass.choices,
+        blank=True,
+        default="",
+        help_text=_("Chosen by the director before the results table is sent to the European Go Database."),
+    )
     time_minutes = models.PositiveSmallIntegerField(_("main time, minutes"), default=60)
 
     class Meta:
@@ -73,6 +90,7 @@ class Registration(models.Model):
     rating_source = models.CharField(_("rating from"), max_length=10, choices=RatingSource.choices)
     country = models.CharField(_("country"), max_length=2, default="RU")
     club_name = models.CharField(_("club"), max_length=100, blank=True)
+    egd_pin = models.CharField(_("EGD PIN"), max_length=20, blank=True)
     first_round = models.PositiveSmallIntegerField(_("first round"), default=1, validators=[MinValueValidator(1)])
     withdrawn_after = models.PositiveSmallIntegerField(
         _("withdrawn after round"), null=True, blank=True, help_text=_("Not paired from the next round on.")
@@ -241,3 +259,41 @@ class StandingRow(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round}: {self.place}. {self.registration}"
+
+
+class DirectorLog(models.Model):
+    """The director's record: every change by hand, correction and decision on a tournament, who and when.
+
+    Rows are never rewritten: re-pairing a round or deleting its pairing keeps them (a round's ``overrides`` list
+    only the hand changes of its current pairing, which the public sees without the director's login).
+    """
+
+    tournament = models.ForeignKey(
+        GoTournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="log"
+    )
+    round_number = models.PositiveSmallIntegerField(_("round"), null=True, blank=True)
+    at = models.DateTimeField(_("when"), default=timezone.now)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("who"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    username = models.CharField(_("login"), max_length=150, blank=True)
+    action = models.CharField(_("action"), max_length=20)
+    text_en = models.TextField(_("what (English)"))
+    text_ru = models.TextField(_("what (Russian)"))
+
+    class Meta:
+        verbose_name = _("director's record")
+        verbose_name_plural = _("director's record")
+        ordering = ["tournament", "at", "id"]
+        indexes = [models.Index(fields=["tournament", "round_number", "at"], name="go_log_round_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.username}: {self.text_en}"
+
+    def text(self, language: str) -> str:
+        return self.text_ru if language.startswith("ru") else self.text_en

@@ -8,10 +8,12 @@ engine of its system (``tournaments.pairing`` or, for DIRS tournaments, ``dirs_m
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from federation.models import Player
 from federation.roles import FEDERATION_STAFF
@@ -26,11 +28,11 @@ from .models import (
     Board,
     BoardResult,
     Bye,
+    DirectorLog,
     GoTournament,
     Registration,
     Round,
     RoundStatus,
-    StandingRow,
 )
 
 
@@ -249,13 +251,67 @@ def round_byes(*, go_round: Round) -> list[Bye]:
 def round_unpaired(
     *, go_round: Round, registrations: list[Registration], boards: list[Board], byes: list[Bye]
 ) -> list[Registration]:
-    """The registered players with neither a board nor a bye in the round (they joined by then)."""
-    taken = {b.white_id for b in boards} | {b.black_id for b in boards} | {b.registration_id for b in byes}
-    return [r for r in registrations if r.pk not in taken and r.first_round <= go_round.number]
+    """The players who play this round (joined, present, not withdrawn) with neither a board nor a bye in it."""
+    taken = {b.white_id for b in boards} | {b.registration_id for b in byes} | {b.black_id for b in boards}
+    absent = set(
+        Absence.objects.filter(
+            registration__tournament_id=go_round.tournament_id, round_number=go_round.number
+        ).values_list("registration_id", flat=True)
+    )
+    return [
+        r
+        for r in registrations
+        if r.pk not in taken
+        and r.first_round <= go_round.number
+        and r.present_in(go_round.number)
+        and r.pk not in absent
+    ]
 
 
-def standing_rows(*, go_round: Round) -> QuerySet[StandingRow]:
-    return go_round.standings.select_related("registration").order_by("place", "registration__name")
+def correction_blocked(*, go_round: Round) -> str | None:
+    """Why a result of this round cannot be corrected now, with the way out that is open (None: it can be).
+
+    Later rounds were paired on the levels this round's results gave, so they must go first, last round first:
+    a draft's pairing is deleted; a published round without results is unpublished, then deleted; a round with
+    results has them cleared (a correction to "no result" is allowed in the last round), then is unpublished and
+    deleted. The advice names only steps the site allows from where those rounds stand.
+    """
+    later = list(
+        Round.objects.filter(tournament_id=go_round.tournament_id, number__gt=go_round.number).order_by("number")
+    )
+    if not later:
+        return None
+    n = go_round.number
+    if len(later) > 1:
+        return _(
+            "Rounds %(first)s to %(last)s were paired on the levels after round %(n)s: starting from round "
+            "%(last)s, clear each round's results, unpublish it and delete its pairing; then correct the result "
+            "of round %(n)s."
+        ) % {"first": later[0].number, "last": later[-1].number, "n": n}
+    nxt = later[0]
+    if not nxt.is_published:
+        return _(
+            "Round %(later)s is paired (a draft) on the levels after round %(n)s: delete its pairing before "
+            "correcting a result of round %(n)s."
+        ) % {"later": nxt.number, "n": n}
+    if not nxt.boards.exclude(result="").exists():
+        return _(
+            "Round %(later)s is published on the levels after round %(n)s: unpublish round %(later)s and delete "
+            "its pairing before correcting a result of round %(n)s."
+        ) % {"later": nxt.number, "n": n}
+    return _(
+        "Round %(later)s already has results played on the levels after round %(n)s: clear its results (correct "
+        'each to "clear the result"), unpublish it and delete its pairing before correcting a result of round '
+        "%(n)s."
+    ) % {"later": nxt.number, "n": n}
+
+
+def director_log(*, go: GoTournament, round_number: int | None = None) -> list[DirectorLog]:
+    """The director's record, oldest first: the whole tournament, or one round's lines."""
+    rows = DirectorLog.objects.filter(tournament=go)
+    if round_number is not None:
+        rows = rows.filter(round_number=round_number)
+    return list(rows.order_by("at", "id"))
 
 
 def player_games(*, registration: Registration) -> list[dict]:
@@ -301,23 +357,40 @@ def player_games(*, registration: Registration) -> list[dict]:
 # --- the EGD exchange (rules/go.md, part 3) ---------------------------------------------------------------------
 
 
+def egd_refusal(*, go: GoTournament) -> str | None:
+    """Why the EGD table cannot be made yet (None: it can): only a finished tournament, with its class chosen."""
+    progress = tournament_progress(go=go)
+    if not progress.finished:
+        return _("The EGD table is made once the tournament is finished: all %(n)s rounds with every result in.") % {
+            "n": go.tournament.rounds
+        }
+    if not go.egd_class:
+        return _("The director chooses the tournament's EGD class (A to D) before the EGD table is made.")
+    return None
+
+
 def egd_table(*, go: GoTournament) -> str | None:
-    """The EGD results table of a tournament whose paired rounds are all finished (None before that).
+    """The EGD results table of a finished tournament with its class chosen (None before that).
 
     Read in a fixed number of queries whatever the field's size: the tournament's rows, then the members among
-    its players in one query for their Latin names.
+    its players in one query for their Latin names. Names in Latin: the member's Latin name where the site has
+    one, else the registration's Latin name, else the transliteration (``egd.field``).
     """
-    data = tournament_data(go=go)
-    played = [r for r in data.rounds if r.completed]
-    if not played or len(played) != len(data.rounds):
+    if egd_refusal(go=go):
         return None
-    upto = played[-1].number
+    data = tournament_data(go=go)
+    upto = data.rounds[-1].number
     state = tournament_state(data, upto)
-    entrants = [reg for reg in data.registrations if reg.first_round <= upto]
-    members = Player.objects.in_bulk([reg.player_id for reg in entrants if reg.player_id])
+    members = Player.objects.select_related("club").in_bulk([r.player_id for r in data.registrations if r.player_id])
+    forfeits: dict[int, set[int]] = defaultdict(set)
+    for rnd in data.rounds:
+        for b in data.boards.get(rnd.pk, []):
+            if b.result in (BoardResult.WHITE_FORFEIT, BoardResult.BLACK_FORFEIT):
+                forfeits[b.white_id].add(rnd.number)
+                forfeits[b.black_id].add(rnd.number)
     scale_divisor = 1 if is_dirs(go) else 10
     players = {}
-    for reg in entrants:
+    for reg in data.registrations:
         member = members.get(reg.player_id)
         if member is not None:
             surname = member.last_name_latin or member.last_name
@@ -326,7 +399,9 @@ def egd_table(*, go: GoTournament) -> str | None:
             parts = (reg.name_latin or reg.name).split(" ", 1)
             surname, first = parts[0], parts[1] if len(parts) > 1 else ""
         rank = dirs.rank_of(max(reg.rating // scale_divisor, 0)).short
-        players[reg.key] = egd.EgdPlayer(surname, first, rank, reg.country, reg.club_name)
+        players[reg.key] = egd.EgdPlayer(
+            surname, first, rank, reg.country, reg.club_name, frozenset(forfeits.get(reg.pk, ()))
+        )
     t = go.tournament
     meta = egd.EgdMeta(
         name=t.name,
@@ -337,6 +412,7 @@ def egd_table(*, go: GoTournament) -> str | None:
         komi=float(go.komi_normal),
         time_minutes=go.time_minutes,
         egd_class=go.egd_class,
-        system=t.get_go_system_display(),
     )
+    with translation.override("en"):  # the file is for EGD: the system's name in English
+        meta = replace(meta, system=str(GoSystem(t.go_system).label) if t.go_system else "")
     return egd.egd_table(state=state, standings=pairing.standings(state), players=players, meta=meta)

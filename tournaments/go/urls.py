@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from . import views, views_entry, views_import, views_sheets
 
 app_name = "go"
 
@@ -22,6 +22,17 @@ urlpatterns = [
     path("<int:pk>/standings/", views.standings, name="standings"),
     path("<int:pk>/players/<int:reg_id>/", views.player_games, name="player_games"),
     path("<int:pk>/egd.h9", views.egd_export, name="egd_export"),
+    path("<int:pk>/egd-class/", views.egd_class_set, name="egd_class_set"),
+    path("<int:pk>/log/", views.director_log, name="log"),
+    path("<int:pk>/crosstable/", views_sheets.crosstable, name="crosstable"),
+    path("<int:pk>/print/standings/", views_sheets.standings_sheet, name="print_standings"),
+    path("<int:pk>/rounds/<int:number>/print/boards/", views_sheets.boards_sheet, name="print_boards"),
+    path("<int:pk>/rounds/<int:number>/print/players/", views_sheets.players_sheet, name="print_players"),
+    path("<int:pk>/rounds/<int:number>/print/slips/", views_sheets.slips_sheet, name="print_slips"),
+    path("<int:pk>/rounds/<int:number>/enter/", views_entry.entry_page, name="entry"),
+    path("<int:pk>/rounds/<int:number>/result.json", views_entry.entry_json, name="entry_json"),
+    path("<int:pk>/import/", views_import.players_import, name="players_import"),
+    path("import-history/", views_import.history_import, name="history_import"),
     path("calculator/", views.calculator_page, name="calculator"),
     path("calculator.json", views.calculator_json, name="calculator_json"),
 ]

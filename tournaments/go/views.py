@@ -21,11 +21,12 @@ from django.views.decorators.http import require_GET, require_POST
 from federation.i18n import current_language
 from ratings.dirs.services import DirsError
 
-from . import calculator, selectors, services
+from . import calculator, selectors, services, sheets
 from .forms import (
     AbsenceForm,
     CalculatorForm,
     CorrectionForm,
+    EgdClassForm,
     PlayerSearchForm,
     RegistrationForm,
     ResultForm,
@@ -38,7 +39,7 @@ from .models import GoTournament, Registration, Round, RoundStatus
 SEARCH_LIMIT = 20
 
 
-def _go(pk: int) -> GoTournament:
+def go_or_404(pk: int) -> GoTournament:
     try:
         return selectors.go_tournament_get(pk=pk)
     except GoTournament.DoesNotExist as error:
@@ -51,7 +52,7 @@ def director_required(view):
     @login_required
     @wraps(view)
     def wrapper(request, pk: int, *args, **kwargs):
-        go = _go(pk)
+        go = go_or_404(pk)
         if not selectors.is_director(request.user, go):
             raise PermissionDenied
         return view(request, go, *args, **kwargs)
@@ -93,7 +94,7 @@ def tournament_create(request):
 
 @require_GET
 def tournament_detail(request, pk: int):
-    go = _go(pk)
+    go = go_or_404(pk)
     director = selectors.is_director(request.user, go)
     progress = selectors.tournament_progress(go=go)
     member_query, members = "", None
@@ -113,6 +114,9 @@ def tournament_detail(request, pk: int):
         "members": members,
         "search_limit": SEARCH_LIMIT,
         "round_numbers": range(1, (go.tournament.rounds or 1) + 1),
+        "egd_ready": selectors.egd_refusal(go=go) is None,
+        "egd_form": EgdClassForm(initial={"egd_class": go.egd_class}) if director and progress.finished else None,
+        "has_standings": any(r.completed for r in progress.rounds),
     }
     return render(request, "go/tournament.html", context)
 
@@ -133,7 +137,7 @@ def registration_add(request, go: GoTournament):
     form = RegistrationForm(request.POST)
     if form.is_valid():
         try:
-            reg = services.go_registration_add(go=go, **form.cleaned_data)
+            reg = services.go_registration_add(go=go, user=request.user, **form.cleaned_data)
         except services.GoError as error:
             _fail(request, error)
         else:
@@ -145,12 +149,34 @@ def registration_add(request, go: GoTournament):
     return redirect("go:tournament", pk=go.pk)
 
 
+def confirm(request, *, title: str, question: str, action: str, fields: dict, button: str, back: str):
+    """A page that asks before a step that cannot be taken back; its form posts the same fields, confirmed."""
+    return render(
+        request,
+        "go/confirm.html",
+        {"title": title, "question": question, "action": action, "fields": fields, "button": button, "back": back},
+    )
+
+
 @require_POST
 @director_required
 def registration_withdraw(request, go: GoTournament, reg_id: int):
+    """Withdrawing asks first (the player is not paired again); taking a player back does not."""
     reg = get_object_or_404(Registration, pk=reg_id, tournament=go)
+    undo = request.POST.get("undo") == "1"
+    if not undo and request.POST.get("confirmed") != "1":
+        return confirm(
+            request,
+            title=_("Withdraw %(name)s?") % {"name": reg.display_name(current_language())},
+            question=_("%(name)s will not be paired in the rounds not yet published. They can be taken back later.")
+            % {"name": reg.display_name(current_language())},
+            action=reverse("go:registration_withdraw", args=[go.pk, reg.pk]),
+            fields={},
+            button=_("Withdraw"),
+            back=reverse("go:tournament", args=[go.pk]),
+        )
     try:
-        services.go_registration_withdraw(registration=reg, undo=request.POST.get("undo") == "1")
+        services.go_registration_withdraw(registration=reg, undo=undo, user=request.user)
     except services.GoError as error:
         _fail(request, error)
     return redirect("go:tournament", pk=go.pk)
@@ -166,7 +192,10 @@ def absence_set(request, go: GoTournament):
     reg = get_object_or_404(Registration, pk=form.cleaned_data["registration"], tournament=go)
     try:
         services.go_absence_set(
-            registration=reg, round_number=form.cleaned_data["round_number"], absent=form.cleaned_data["absent"]
+            registration=reg,
+            round_number=form.cleaned_data["round_number"],
+            absent=form.cleaned_data["absent"],
+            user=request.user,
         )
     except services.GoError as error:
         _fail(request, error)
@@ -193,7 +222,7 @@ def _round(go: GoTournament, number: int) -> Round:
 
 @require_GET
 def round_detail(request, pk: int, number: int):
-    go = _go(pk)
+    go = go_or_404(pk)
     go_round = _round(go, number)
     director = selectors.is_director(request.user, go)
     if not go_round.is_published and not director:
@@ -201,14 +230,19 @@ def round_detail(request, pk: int, number: int):
     boards = selectors.round_boards(go_round=go_round)
     byes = selectors.round_byes(go_round=go_round)
     lang = current_language()
-    unpaired = []
+    unpaired, swap_choices, records = [], {}, []
     if director:
         registrations = list(go.registrations.all())
         names = {r.pk: r.display_name(lang) for r in registrations}
+        records = selectors.director_log(go=go, round_number=number)
         if not go_round.is_published:
             unpaired = selectors.round_unpaired(
                 go_round=go_round, registrations=registrations, boards=boards, byes=byes
             )
+            # Only players of this round can be swapped: those on its boards or byes and the present unpaired.
+            playing = {b.white_id for b in boards} | {b.black_id for b in boards} | {b.registration_id for b in byes}
+            playing |= {r.pk for r in unpaired}
+            swap_choices = {pk: name for pk, name in sorted(names.items(), key=lambda x: x[1]) if pk in playing}
     else:
         names = {b.white_id: b.white.display_name(lang) for b in boards}
         names.update({b.black_id: b.black.display_name(lang) for b in boards})
@@ -231,6 +265,9 @@ def round_detail(request, pk: int, number: int):
         "all_rounds": all_rounds,
         "later_round": later_round,
         "can_correct": director and go_round.is_published and later_round is None,
+        "correction_advice": selectors.correction_blocked(go_round=go_round) if director and later_round else None,
+        "swap_choices": swap_choices,
+        "records": records,
     }
     return render(request, "go/round.html", context)
 
@@ -264,12 +301,25 @@ def round_edit(request, go: GoTournament, number: int):
         elif action == "repair":
             services.go_round_repair(go_round=go_round, user=user)
         elif action == "publish":
-            services.go_round_publish(go_round=go_round)
+            services.go_round_publish(go_round=go_round, user=user)
             messages.success(request, _("Round %(n)s is published.") % {"n": number})
         elif action == "unpublish":
-            services.go_round_unpublish(go_round=go_round)
+            services.go_round_unpublish(go_round=go_round, user=user)
         elif action == "delete":
-            services.go_round_delete(go_round=go_round)
+            if request.POST.get("confirmed") != "1":
+                return confirm(
+                    request,
+                    title=_("Delete the pairing of round %(n)s?") % {"n": number},
+                    question=_(
+                        "Its boards and byes are deleted; the round can then be paired again. The record of its "
+                        "changes by hand is kept."
+                    ),
+                    action=reverse("go:round_edit", args=[go.pk, number]),
+                    fields={"action": "delete"},
+                    button=_("Delete this pairing"),
+                    back=reverse("go:round", args=[go.pk, number]),
+                )
+            services.go_round_delete(go_round=go_round, user=user)
             messages.success(request, _("The pairing of round %(n)s is deleted.") % {"n": number})
             return redirect("go:tournament", pk=go.pk)
     except services.GoError as error:
@@ -337,7 +387,7 @@ def result_correct(request, go: GoTournament, number: int):
 
 @require_GET
 def standings(request, pk: int):
-    go = _go(pk)
+    go = go_or_404(pk)
     completed = list(go.rounds.filter(completed=True).order_by("number").values_list("number", flat=True))
     chosen = None
     requested = request.GET.get("round")
@@ -347,10 +397,7 @@ def standings(request, pk: int):
         chosen = completed[-1]
     rows = []
     if chosen is not None:
-        lang = current_language()
-        rows = list(selectors.standing_rows(go_round=go.rounds.get(number=chosen)))
-        for row in rows:
-            row.name = row.registration.display_name(lang)
+        rows = sheets.standings_table(go=go, upto=chosen, language=current_language(), cells=False)
     return render(
         request,
         "go/standings.html",
@@ -369,7 +416,7 @@ def standings(request, pk: int):
 
 @require_GET
 def player_games(request, pk: int, reg_id: int):
-    go = _go(pk)
+    go = go_or_404(pk)
     reg = get_object_or_404(Registration, pk=reg_id, tournament=go)
     rows = selectors.player_games(registration=reg)
     last = go.rounds.filter(completed=True).order_by("-number").first()
@@ -383,14 +430,34 @@ def player_games(request, pk: int, reg_id: int):
 
 @require_GET
 def egd_export(request, pk: int):
-    go = _go(pk)
-    text = selectors.egd_table(go=go)
-    if text is None:
-        messages.error(request, _("The EGD table needs every paired round finished."))
+    """The EGD results table of a finished tournament whose director has chosen its class (`rules/go.md`, part 3)."""
+    go = go_or_404(pk)
+    refusal = selectors.egd_refusal(go=go)
+    if refusal:
+        messages.error(request, refusal)
         return redirect("go:tournament", pk=go.pk)
-    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response = HttpResponse(selectors.egd_table(go=go), content_type="text/plain; charset=ascii")
     response["Content-Disposition"] = f'attachment; filename="tournament-{go.pk}.h9"'
     return response
+
+
+@require_POST
+@director_required
+def egd_class_set(request, go: GoTournament):
+    form = EgdClassForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose the EGD class: A, B, C or D."))
+    else:
+        services.go_egd_class_set(go=go, egd_class=form.cleaned_data["egd_class"], user=request.user)
+        messages.success(request, _("EGD class %(c)s chosen.") % {"c": form.cleaned_data["egd_class"]})
+    return redirect(reverse("go:tournament", args=[go.pk]) + "#egd")
+
+
+@require_GET
+@director_required
+def director_log(request, go: GoTournament):
+    """The director's record of the whole tournament: every change by hand and correction, who and when."""
+    return render(request, "go/log.html", {"go": go, "t": go.tournament, "records": selectors.director_log(go=go)})
 
 
 # --- the handicap calculator ------------------------------------------------------------------------------------

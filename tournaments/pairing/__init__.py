@@ -11,6 +11,8 @@ Decisions taken here where `rules/go.md` is silent (the rules' own Decisions are
 
 - **9 stones as a level gap.** A game may be played on at most 9 stones, so the largest level gap that may be
   paired is 18 in half-stone mode (18 -> 9 stones and reverse komi; 19 would need 10 stones) and 9 in one-stone mode.
+  A director who pairs a wider gap by hand gets a game at that limit (:func:`playable_handicap`), reported as a
+  ``handicap_limit`` issue.
 - **Absence ends a winning streak.** The rules make only the bye neutral for a streak (it is not the player's
   choice); a round the player chose to sit out interrupts the series of wins, so nobody banks a streak by skipping.
   An absent round changes no level and adds nothing to the tie-break.
@@ -38,6 +40,7 @@ from tournaments.pairing.options import (
     Options,
     handicap_for,
     max_level_gap,
+    playable_handicap,
     start_level,
     win_points,
 )
@@ -107,6 +110,7 @@ __all__ = [
     "handicap_for",
     "max_level_gap",
     "pair_round",
+    "playable_handicap",
     "rate_document",
     "replay",
     "standings",

@@ -105,6 +105,18 @@ def handicap_for(level_gap: int, *, half_stone: bool) -> tuple[int, str]:
     return (d + 1) // 2, KOMI_NONE
 
 
+def playable_handicap(level_gap: int, *, half_stone: bool) -> tuple[int, str]:
+    """The stones and komi a game is played on: :func:`handicap_for`, but never more than 9 stones.
+
+    `rules/go.md`, "Pairing": no game is played on more than 9 stones, and only the director may pair against a
+    rule, by hand. Such a game is played, at the largest handicap the rules allow: that of the largest legal level
+    gap (9 stones and reverse komi in half-stone mode, 9 stones and no komi in one-stone mode). Levels and the
+    tie-break still come from the levels, so the game counts like any other.
+    """
+    gap = min(abs(level_gap), max_level_gap(half_stone=half_stone))
+    return handicap_for(gap, half_stone=half_stone)
+
+
 def max_level_gap(*, half_stone: bool) -> int:
     """The largest level gap that stays within 9 stones (`rules/go.md`, "Pairing"; package Decision): 18 or 9."""
     return 2 * MAX_STONES if half_stone else MAX_STONES

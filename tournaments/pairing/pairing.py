@@ -15,7 +15,7 @@ from typing import Any
 from ratings.engines.common import EngineError, Explanation
 from ratings.engines.parse import is_whole
 from tournaments.pairing.matcher import Matcher, legal_graph
-from tournaments.pairing.options import KOMI_REVERSE, handicap_for
+from tournaments.pairing.options import KOMI_REVERSE, handicap_for, playable_handicap
 from tournaments.pairing.standings import PlayerState, TournamentState
 
 #: Rules codes of :class:`PairingIssue`.
@@ -116,8 +116,8 @@ def board_for(state: TournamentState, a: str, b: str, *, seed: int, number: int 
     """The board for two players: colours, stones and komi as the rules give them.
 
     `rules/go.md`, Decision (colour): the lower level takes black; at equal levels the player who had white more
-    often takes black, else the seeded draw. Stones and komi: :func:`handicap_for`. Useful for a director's manual
-    pairing as well as the engine's.
+    often takes black, else the seeded draw. Stones and komi: :func:`playable_handicap` (the table's, at most 9
+    stones). Useful for a director's manual pairing as well as the engine's.
     """
     pa, pb = state.player(a), state.player(b)
     if pa.level != pb.level:
@@ -128,7 +128,7 @@ def board_for(state: TournamentState, a: str, b: str, *, seed: int, number: int 
         black, reason = _coin(seed, state.next_round, a, b), "seeded draw"
     white = b if black == a else a
     pw, pbk = state.player(white), state.player(black)
-    stones, kind = handicap_for(pw.level - pbk.level, half_stone=state.options.half_stone)
+    stones, kind = playable_handicap(pw.level - pbk.level, half_stone=state.options.half_stone)
     return PairedBoard(number, white, black, pw.level, pbk.level, stones, kind, state.options.komi_points(kind), reason)
 
 
@@ -335,13 +335,16 @@ def check_pairing(
         gap = abs(pw.level - pb.level)
         if gap > options.max_level_gap:
             stones = handicap_for(gap, half_stone=options.half_stone)[0]
+            played = playable_handicap(gap, half_stone=options.half_stone)[0]
             issues.append(
                 PairingIssue(
                     RULE_HANDICAP_LIMIT,
                     pair,
                     Explanation(
-                        f"{white} - {black}: level gap {gap} needs {stones} stones, more than 9",
-                        f"{white} - {black}: разница уровней {gap} требует {stones} камней, больше 9",
+                        f"{white} - {black}: level gap {gap} needs {stones} stones, more than 9; "
+                        f"played on {played} stones",
+                        f"{white} - {black}: разница уровней {gap} требует {stones} камней, больше 9; "
+                        f"играется на {played} камнях",
                     ),
                 )
             )
@@ -360,7 +363,7 @@ def check_pairing(
                 )
             )
         if isinstance(item, PairedBoard):
-            stones, kind = handicap_for(gap, half_stone=options.half_stone)
+            stones, kind = playable_handicap(gap, half_stone=options.half_stone)
             if (item.handicap, item.komi_kind) != (stones, kind):
                 issues.append(
                     PairingIssue(

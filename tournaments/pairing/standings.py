@@ -12,7 +12,7 @@ from typing import Any
 
 from ratings.engines.common import EngineError, Explanation
 from ratings.engines.parse import is_number, is_whole
-from tournaments.pairing.options import KOMI_KINDS, MAX_STONES, Options, handicap_for, start_level, win_points
+from tournaments.pairing.options import KOMI_KINDS, MAX_STONES, Options, playable_handicap, start_level, win_points
 
 
 @dataclass(frozen=True)
@@ -218,7 +218,7 @@ def replay(
                 raise EngineError(f"{path}.handicap", f"{item.handicap!r} is not a number of stones 0..{MAX_STONES}")
             if item.komi is not None and item.komi not in KOMI_KINDS:
                 raise EngineError(f"{path}.komi", f"{item.komi!r} is not one of {', '.join(KOMI_KINDS)}")
-            stones, komi = handicap_for(before[white] - before[black], half_stone=options.half_stone)
+            stones, komi = playable_handicap(before[white] - before[black], half_stone=options.half_stone)
             if item.handicap is not None:
                 stones = item.handicap
             if item.komi is not None:

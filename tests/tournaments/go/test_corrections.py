@@ -129,22 +129,28 @@ def test_refused_while_a_later_round_is_paired_then_allowed_after_deleting_it(di
     rnd2 = pair(director, go)
     response = correct(director, go, 1, 1, "black")
     text = response.content.decode()
-    assert "Round 2 is already paired on the levels after round 1" in text
+    # The advice names the step the site allows from where round 2 stands: a draft is deleted.
+    draft_advice = "Round 2 is paired (a draft) on the levels after round 1: delete its pairing before correcting"
+    assert draft_advice in text
     assert Board.objects.get(round=rnd1, number=1).result == "white"
     page = director.get(f"{EN}/{go.pk}/rounds/1/").content.decode()
     assert 'id="correct-locked"' in page
+    assert draft_advice in page
     assert "/rounds/1/correct/" not in page
 
     edit(director, go, 2, action="publish")
-    with pytest.raises(services.GoError, match="Round 2 is already paired"):
+    with pytest.raises(services.GoError, match="Round 2 is published on the levels after round 1: unpublish round 2"):
         services.go_result_correct(go_round=rnd1, board_number=1, result="black")
     result(director, go, 2, 1, "white")
+    with pytest.raises(services.GoError, match="Round 2 already has results .*: clear its results"):
+        services.go_result_correct(go_round=rnd1, board_number=1, result="black")
     assert "already has results" in edit(director, go, 2, action="unpublish").content.decode()
-    response = edit(director, go, 2, action="delete")
+    response = edit(director, go, 2, action="delete", confirmed="1")
     assert "unpublish it before changing the pairing" in response.content.decode()
-    correct(director, go, 2, 1, "")  # the director takes round 2's only result back, then unpublishes and deletes
+    # The advice is true: round 2's only result is cleared, then round 2 is unpublished and deleted.
+    correct(director, go, 2, 1, "")
     edit(director, go, 2, action="unpublish")
-    response = edit(director, go, 2, action="delete")
+    response = edit(director, go, 2, action="delete", confirmed="1")
     assert "The pairing of round 2 is deleted." in response.content.decode()
     assert not Round.objects.filter(pk=rnd2.pk).exists()
 

@@ -168,7 +168,13 @@ def test_late_entry_withdrawal_and_absence(director):
     late = register(director, go, "L", 1850)
     assert late.first_round == 2
     play(director, go, rnd, {("A", "B"): "A"})
-    director.post(f"{EN}/{go.pk}/registrations/{b.pk}/withdraw/")
+    # Withdrawing asks first: the first post shows the question, nothing changes until it is confirmed.
+    page = director.post(f"{EN}/{go.pk}/registrations/{b.pk}/withdraw/").content.decode()
+    assert "Withdraw B?" in page
+    assert 'name="confirmed" value="1"' in page
+    b.refresh_from_db()
+    assert b.withdrawn_after is None
+    director.post(f"{EN}/{go.pk}/registrations/{b.pk}/withdraw/", {"confirmed": "1"})
     b.refresh_from_db()
     assert b.withdrawn_after == 1
     rnd2 = pair(director, go)

@@ -166,12 +166,17 @@ def run_profs(director):
 
 def test_egd_export_of_the_profs_tournament_line_by_line(director):
     go = run_profs(director)
+    # The class is the director's: until it is chosen, the table is refused with the reason.
+    response = director.get(f"{EN}/{go.pk}/egd.h9", follow=True)
+    assert "EGD class (A to D) before the EGD table is made" in response.content.decode()
+    assert 'id="egd"' in director.get(f"{EN}/{go.pk}/").content.decode()
+    director.post(f"{EN}/{go.pk}/egd-class/", {"egd_class": "C"})
     response = director.get(f"{EN}/{go.pk}/egd.h9")
     assert response.status_code == 200
     assert response["Content-Disposition"] == f'attachment; filename="tournament-{go.pk}.h9"'
-    lines = response.content.decode().splitlines()
+    lines = response.content.decode("ascii").splitlines()
     assert lines == [
-        "; CL[D]",
+        "; CL[C]",
         "; EV[PROFS Cup]",
         "; PC[RU,Moscow]",
         "; DT[2026-03-07,2026-03-08]",
@@ -182,12 +187,12 @@ def test_egd_export_of_the_profs_tournament_line_by_line(director):
         "d stones, no komi; tie-break: final level, then the sum of (opponent's final level - own) - "
         "(the same before the game)]",
         ";",
-        "; Pl Name Rk  Co Club      Lv TB 1     2     3",
-        "   1 P    6k  RU Moscow_GC 16  2 2-/w1 3+/w1 4-/w3",
-        "   2 Q    7k  RU Moscow_GC 16 -1 1+/b1 4-/w3 5+/w2",
-        "   3 R    8k  RU Moscow_GC 15 -1 5+/w1 1-/b1 0+",
-        "   4 T    10k RU Moscow_GC 14 -2 0+    2+/b3 1+/b3",
-        "   5 S    9k  RU Moscow_GC 13  2 3-/b1 0+    2-/b2",
+        "; Pl Surname Name Rk  Co Club      Lv TB 1     2     3",
+        "   1 P       -    6k  RU Moscow_GC 16  2 2-/w1 3+/w1 4-/w3",
+        "   2 Q       -    7k  RU Moscow_GC 16 -1 1+/b1 4-/w3 5+/w2",
+        "   3 R       -    8k  RU Moscow_GC 15 -1 5+/w1 1-/b1 0+",
+        "   4 T       -    10k RU Moscow_GC 14 -2 0+    2+/b3 1+/b3",
+        "   5 S       -    9k  RU Moscow_GC 13  2 3-/b1 0+    2-/b2",
     ]
 
 
@@ -195,5 +200,8 @@ def test_egd_export_refused_before_the_end(director):
     go = create(director, name="Unfinished")
     register(director, go, "A", 2100)
     register(director, go, "B", 2000)
+    director.post(f"{EN}/{go.pk}/egd-class/", {"egd_class": "B"})
     response = director.get(f"{EN}/{go.pk}/egd.h9", follow=True)
-    assert "The EGD table needs every paired round finished." in response.content.decode()
+    assert "The EGD table is made once the tournament is finished: all 5 rounds with every result in." in (
+        response.content.decode()
+    )

@@ -9,7 +9,15 @@ lock its row (``select_for_update``), so two people entering results for one rou
 """
 
 from .common import GoError
-from .registrations import go_absence_set, go_registration_add, go_registration_withdraw, go_tournament_create
+from .history import go_history_import
+from .imports import go_players_import
+from .registrations import (
+    go_absence_set,
+    go_egd_class_set,
+    go_registration_add,
+    go_registration_withdraw,
+    go_tournament_create,
+)
 from .results import go_result_correct, go_result_enter
 from .rounds import (
     go_round_bye,
@@ -26,6 +34,9 @@ from .rounds import (
 __all__ = [
     "GoError",
     "go_absence_set",
+    "go_egd_class_set",
+    "go_history_import",
+    "go_players_import",
     "go_registration_add",
     "go_registration_withdraw",
     "go_result_correct",

@@ -1,4 +1,5 @@
-"""What the Go services share: the one error type, the round lock, the record of changes by hand."""
+"""What the Go services share: the one error type, the round lock, the record of changes by hand and the director's
+record (``DirectorLog``) that keeps every change, who and when, whatever happens to the round later."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from ratings.engines.common import FieldError
 
-from ..models import Round
+from ..models import DirectorLog, GoTournament, Round
 
 
 class GoError(FieldError):
@@ -44,3 +45,30 @@ def override(user: AbstractBaseUser | None, action: str, text: dict) -> dict:
 def registration_pk(key: str) -> int:
     """The registration behind an engine id (``"r17"`` -> 17, ``Registration.key``)."""
     return int(key[1:])
+
+
+def log(
+    go: GoTournament,
+    user: AbstractBaseUser | None,
+    action: str,
+    text: dict,
+    *,
+    round_number: int | None = None,
+) -> DirectorLog:
+    """One line of the director's record, in both languages; the login is kept even if the account goes."""
+    known = user if user is not None and user.is_authenticated else None
+    return DirectorLog.objects.create(
+        tournament=go,
+        round_number=round_number,
+        user=known,
+        username=getattr(known, "username", "") or "",
+        action=action,
+        text_en=text["en"],
+        text_ru=text["ru"],
+    )
+
+
+def record_on_round(go_round: Round, user: AbstractBaseUser | None, action: str, text: dict) -> None:
+    """A change by hand: on the round's current pairing (shown with it) and in the director's record."""
+    go_round.overrides = [*go_round.overrides, override(user, action, text)]
+    log(go_round.tournament, user, action, text, round_number=go_round.number)

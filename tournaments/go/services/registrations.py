@@ -18,9 +18,18 @@ from ratings.dirs.models import DIRS_RATING_MAX
 from ratings.dirs.selectors import dirs_rating_of
 from tournaments.models import Discipline, GoSystem, Tournament
 
-from ..models import TOURNAMENT_RATING_MAX, Absence, GoTournament, RatingSource, Registration, Round, RoundStatus
+from ..models import (
+    TOURNAMENT_RATING_MAX,
+    Absence,
+    EgdClass,
+    GoTournament,
+    RatingSource,
+    Registration,
+    Round,
+    RoundStatus,
+)
 from ..selectors import is_dirs
-from .common import GoError
+from .common import GoError, log
 
 
 @transaction.atomic
@@ -97,11 +106,15 @@ def go_registration_add(
     rating: int | None = None,
     country: str = "",
     club_name: str = "",
+    name_latin: str = "",
+    egd_pin: str = "",
+    user: AbstractBaseUser | None = None,
 ) -> Registration:
     """Register a member (rating from DIRS unless typed) or a typed name with a typed rating.
 
     `rules/go.md`: a late registration enters with its start points: ``first_round`` is the first round not yet
-    published, and the rounds before it count as absences.
+    published, and the rounds before it count as absences. A late entry goes into the director's record.
+    ``name_latin`` and ``egd_pin`` come from an imported list (a typed name keeps them for the EGD table).
     """
     go = GoTournament.objects.select_for_update().select_related("tournament").get(pk=go.pk)
     source = RatingSource.TYPED
@@ -117,11 +130,12 @@ def go_registration_add(
             source = RatingSource.DIRS
         name = player.full_name
         name_latin = player.full_name_latin
+        egd_pin = egd_pin or player.egd_pin
         country = country or player.country
         club_name = club_name or (player.club.name if player.club_id else "")
     else:
         name = " ".join(name.split())
-        name_latin = name if name.isascii() else ""
+        name_latin = " ".join(name_latin.split()) or (name if name.isascii() else "")
         if not name:
             raise GoError("name", _("Choose a player or type a name."))
         if Registration.objects.filter(tournament=go, name__iexact=name).exists():
@@ -148,6 +162,7 @@ def go_registration_add(
         rating_source=source,
         country=(country or "RU").upper()[:2],
         club_name=club_name,
+        egd_pin=egd_pin,
         first_round=first_round,
     )
     registration.full_clean(exclude=["tournament"])
@@ -156,6 +171,12 @@ def go_registration_add(
             registration.save()
     except IntegrityError as error:
         raise GoError("", _("%(name)s is already registered.") % {"name": name}) from error
+    if first_round > 1:
+        text = {
+            "en": f"late entry: {name}, from round {first_round}",
+            "ru": f"поздняя регистрация: {name}, с тура {first_round}",
+        }
+        log(go, user, "register", text, round_number=first_round)
     return registration
 
 
@@ -171,7 +192,9 @@ def _paired_in(registration: Registration, round_number: int) -> bool:
 
 
 @transaction.atomic
-def go_absence_set(*, registration: Registration, round_number: int, absent: bool) -> None:
+def go_absence_set(
+    *, registration: Registration, round_number: int, absent: bool, user: AbstractBaseUser | None = None
+) -> None:
     """Mark a player absent (or present again) in a round not yet played; a paired player must be unpaired first."""
     go = GoTournament.objects.select_for_update().select_related("tournament").get(pk=registration.tournament_id)
     if not 1 <= round_number <= (go.tournament.rounds or 1):
@@ -186,18 +209,31 @@ def go_absence_set(*, registration: Registration, round_number: int, absent: boo
                 _("%(name)s is paired in round %(n)s: unpair them first.")
                 % {"name": registration.name, "n": round_number},
             )
-        Absence.objects.get_or_create(registration=registration, round_number=round_number)
+        changed = Absence.objects.get_or_create(registration=registration, round_number=round_number)[1]
+        text = {
+            "en": f"{registration.name} absent in round {round_number}",
+            "ru": f"{registration.name} отсутствует в туре {round_number}",
+        }
     else:
-        Absence.objects.filter(registration=registration, round_number=round_number).delete()
+        changed = bool(Absence.objects.filter(registration=registration, round_number=round_number).delete()[0])
+        text = {
+            "en": f"{registration.name} present again in round {round_number}",
+            "ru": f"{registration.name} снова участвует в туре {round_number}",
+        }
+    if changed:
+        log(go, user, "absence", text, round_number=round_number)
 
 
 @transaction.atomic
-def go_registration_withdraw(*, registration: Registration, undo: bool = False) -> Registration:
+def go_registration_withdraw(
+    *, registration: Registration, undo: bool = False, user: AbstractBaseUser | None = None
+) -> Registration:
     """Withdraw a player from the rounds not yet published (or take them back)."""
     go = GoTournament.objects.select_for_update().get(pk=registration.tournament_id)
     registration = Registration.objects.select_for_update().get(pk=registration.pk)
     if undo:
         registration.withdrawn_after = None
+        text = {"en": f"{registration.name} taken back", "ru": f"{registration.name} возвращён в турнир"}
     else:
         last = _next_open_round(go) - 1
         draft = go.rounds.filter(status=RoundStatus.DRAFT).first()
@@ -208,5 +244,23 @@ def go_registration_withdraw(*, registration: Registration, undo: bool = False) 
                 % {"name": registration.name, "n": draft.number},
             )
         registration.withdrawn_after = last
+        text = {
+            "en": f"{registration.name} withdrawn after round {last}",
+            "ru": f"{registration.name} снят с турнира после тура {last}",
+        }
     registration.save(update_fields=["withdrawn_after"])
+    log(go, user, "withdraw", text)
     return registration
+
+
+@transaction.atomic
+def go_egd_class_set(*, go: GoTournament, egd_class: str, user: AbstractBaseUser | None = None) -> GoTournament:
+    """The director's choice of the EGD class (`rules/go.md`, part 3: A to D, chosen by the director)."""
+    if egd_class not in EgdClass.values:
+        raise GoError("egd_class", _("Choose the EGD class: A, B, C or D."))
+    go = GoTournament.objects.select_for_update().get(pk=go.pk)
+    if go.egd_class != egd_class:
+        go.egd_class = egd_class
+        go.save(update_fields=["egd_class"])
+        log(go, user, "egd_class", {"en": f"EGD class {egd_class}", "ru": f"класс EGD {egd_class}"})
+    return go

@@ -13,11 +13,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ratings.dirs.services import DirsError, dirs_game_record, dirs_game_take_back
+from ratings.engines.common import EngineError
 from tournaments import pairing
 
 from ..models import Board, BoardResult, Round, StandingRow
-from ..selectors import draws_allowed, is_dirs, tournament_data, tournament_state
-from .common import GoError, lock_round, override, registration_pk
+from ..selectors import correction_blocked, draws_allowed, is_dirs, tournament_data, tournament_state
+from .common import GoError, lock_round, record_on_round, registration_pk
 
 #: A board's result in each language, for the round's record of changes by hand.
 RESULT_LABELS = {
@@ -110,9 +111,11 @@ def go_result_correct(
     """Correct (or, with ``result=""``, clear) a board's result while no later round has been paired.
 
     Decision: a later round was paired on the levels this result gave, so correcting under it would leave that
-    round's handicaps wrong. The correction is refused then, with the way out: unpublish the later round (allowed
-    until its first result) and delete its pairing, correct, pair again. The round's stored standings are computed
-    again from all its results (levels, streaks, tie-breaks), or dropped while a board has no result. In a DIRS
+    round's handicaps wrong. The correction is refused then, with the way out that is open from where the later
+    rounds stand (``selectors.correction_blocked``: delete a draft's pairing; unpublish a round without results
+    first; clear a played round's results first, last round first), then correct and pair again. The round's
+    stored standings are computed again from all its results (levels, streaks, tie-breaks), or dropped while a
+    board has no result. In a DIRS
     tournament rated in the club rating, the board's club game is taken back (allowed while it is the last club
     game of both players) and the corrected game is rated again. Locks as ``go_result_enter``: the round row, then
     the board row, and the board's ``version`` if the form sent it.
@@ -126,16 +129,9 @@ def go_result_correct(
     board = _board_in(locked, board_number, version)
     if not board.result:
         raise GoError("board", _("Board %(b)s has no result yet: enter it instead.") % {"b": board.number})
-    later = go.rounds.filter(number__gt=locked.number).order_by("number").values_list("number", flat=True).first()
-    if later is not None:
-        raise GoError(
-            "board",
-            _(
-                "Round %(later)s is already paired on the levels after round %(n)s: unpublish round %(later)s and "
-                "delete its pairing before correcting a result of round %(n)s."
-            )
-            % {"later": later, "n": locked.number},
-        )
+    blocked = correction_blocked(go_round=locked)
+    if blocked:
+        raise GoError("board", blocked)
     if result == board.result:
         raise GoError("result", _("Board %(b)s already has this result.") % {"b": board.number})
     if result == BoardResult.DRAW and not draws_allowed(go):
@@ -155,7 +151,7 @@ def go_result_correct(
         "en": f"board {board.number} ({players}): {labels_en.get(old, old)} → {labels_en.get(result, result)}",
         "ru": f"доска {board.number} ({players}): {labels_ru.get(old, old)} → {labels_ru.get(result, result)}",
     }
-    locked.overrides = [*locked.overrides, override(user, "correct" if result else "clear", text)]
+    record_on_round(locked, user, "correct" if result else "clear", text)
     locked.save(update_fields=["overrides"])
     if locked.boards.filter(result="").exists():
         locked.standings.all().delete()
@@ -170,7 +166,12 @@ def go_result_correct(
 def complete_round(go_round: Round) -> None:
     """All results in: replay up to this round and store everyone's line of the standings."""
     data = tournament_data(go=go_round.tournament)
-    state = tournament_state(data, go_round.number)
+    try:
+        state = tournament_state(data, go_round.number)
+    except EngineError as error:
+        raise GoError(
+            "", _("Round %(n)s cannot be completed: %(why)s") % {"n": go_round.number, "why": error}
+        ) from error
     rows = pairing.standings(state)
     streaks = {p.id: p.streak for p in state.players}
     go_round.standings.all().delete()

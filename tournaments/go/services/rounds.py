@@ -1,9 +1,16 @@
 """Writes for a round's pairing: pair it with the engine, change the draft by hand, publish, unpublish, delete.
 
 The engine pairs (`rules/go.md`, "Pairing"); the director may then change the draft by hand (unpair a board, pair
-two players, swap two players, give or take a bye). Every hand change is recorded with the round (``overrides``),
-the rules the changed pairing breaks are checked again and shown (``issues``), and the boards are numbered again
-the way the pairing numbers them, so the top pair always sits on board 1.
+two players, swap two players, give or take a bye). Every hand change is recorded with the round (``overrides``,
+shown with its pairing) and in the director's record (``DirectorLog``, who and when, kept when the round is paired
+again or deleted); the rules the changed pairing breaks are checked again and shown (``issues``), and the boards
+are numbered again the way the pairing numbers them, so the top pair always sits on board 1.
+
+Decision (a hand pairing above 9 stones): the rules let only the director pair against a rule, by hand, and have
+the override recorded and shown, so such a pairing is accepted, not refused: the game is played on 9 stones (the
+largest handicap the rules allow, ``pairing.playable_handicap``; in a DIRS tournament 9 stones and reverse komi,
+and DIRS rates no such game), the broken rule is listed with the pairing, and its result completes the round like
+any other. A swap that lands two players too far apart gets the same board.
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ from tournaments import pairing
 from .. import dirs_mode
 from ..models import Board, Bye, GoTournament, Registration, Round, RoundStatus
 from ..selectors import TournamentData, is_dirs, tournament_data, tournament_state
-from .common import GoError, lock_draft, lock_round, override, registration_pk
+from .common import GoError, lock_draft, lock_round, log, record_on_round, registration_pk
 from .results import complete_round
 
 
@@ -45,6 +52,8 @@ def go_round_pair(*, go: GoTournament, user: AbstractBaseUser | None = None) -> 
     go_round = Round(tournament=go, number=number, seed=seed, paired_at=timezone.now())
     go_round.save()
     _pair_into(go, go_round)
+    text = {"en": f"round {number} paired", "ru": f"жеребьёвка тура {number}"}
+    log(go, user, "pair_round", text, round_number=number)
     return go_round
 
 
@@ -52,11 +61,17 @@ def go_round_pair(*, go: GoTournament, user: AbstractBaseUser | None = None) -> 
 def go_round_repair(*, go_round: Round, user: AbstractBaseUser | None = None) -> Round:
     """Throw the draft's boards away and pair it again with the same seed (so the same field gives the same pairs)."""
     draft = lock_draft(go_round)
+    discarded = len(draft.overrides)
     draft.boards.all().delete()
     draft.byes.all().delete()
     draft.paired_at = timezone.now()
     draft.save(update_fields=["paired_at"])
     _pair_into(draft.tournament, draft)
+    text = {
+        "en": f"round {draft.number} paired again ({discarded} change(s) by hand discarded, kept in this record)",
+        "ru": f"тур {draft.number} спарен заново (изменений вручную отброшено: {discarded}, они остаются в журнале)",
+    }
+    log(draft.tournament, user, "repair", text, round_number=draft.number)
     return draft
 
 
@@ -80,7 +95,11 @@ def go_round_unpair(*, go_round: Round, board_number: int, user: AbstractBaseUse
 def go_round_pair_by_hand(
     *, go_round: Round, first_id: int | str, second_id: int | str, user: AbstractBaseUser | None = None
 ) -> Round:
-    """Add a board for two unpaired players; colours, stones and komi as the rules give them for their levels."""
+    """Add a board for two unpaired players; colours, stones and komi as the rules give them for their levels.
+
+    Both must play this round (joined, present, not withdrawn). Two players more than 9 stones apart are paired
+    on 9 stones, the rule they break shown with the pairing (the module's Decision).
+    """
     draft = lock_draft(go_round)
     go = draft.tournament
     a = _registration_in(go, first_id, "first")
@@ -91,7 +110,7 @@ def go_round_pair_by_hand(
         problem = _occupied(draft, reg)
         if problem:
             raise GoError(field, problem)
-        _check_joined(draft, reg, field)
+        _check_plays(draft, reg, field)
     data, state = _edit_context(draft)
     number = (draft.boards.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     _save_boards(draft, [_board_for(go, state, a.key, b.key, seed=draft.seed, number=number)], [])
@@ -132,7 +151,7 @@ def go_round_swap(
     if wa[0] == "board" and wa == wb:
         raise GoError("second", _("The two players already play each other."))
     for reg, field in ((a, "first"), (b, "second")):
-        _check_joined(draft, reg, field)
+        _check_plays(draft, reg, field)
     for (kind, number), old, new in ((wa, a.pk, b.pk), (wb, b.pk, a.pk)):
         if kind == "board":
             ids = pairs[number]
@@ -164,7 +183,7 @@ def go_round_bye(
         problem = _occupied(draft, reg)
         if problem:
             raise GoError("player", problem)
-        _check_joined(draft, reg, "player")
+        _check_plays(draft, reg, "player")
         Bye.objects.create(round=draft, registration=reg)
         text = {"en": f"bye given to {reg.name}", "ru": f"бай: {reg.name}"}
     else:
@@ -176,20 +195,22 @@ def go_round_bye(
 
 
 @transaction.atomic
-def go_round_publish(*, go_round: Round) -> Round:
+def go_round_publish(*, go_round: Round, user: AbstractBaseUser | None = None) -> Round:
     draft = lock_draft(go_round)
     if not draft.boards.exists() and not draft.byes.exists():
         raise GoError("", _("Round %(n)s has no boards.") % {"n": draft.number})
     draft.status = RoundStatus.PUBLISHED
     draft.published_at = timezone.now()
     draft.save(update_fields=["status", "published_at"])
+    text = {"en": f"round {draft.number} published", "ru": f"тур {draft.number} опубликован"}
+    log(draft.tournament, user, "publish", text, round_number=draft.number)
     if not draft.boards.exists():
         complete_round(draft)
     return draft
 
 
 @transaction.atomic
-def go_round_unpublish(*, go_round: Round) -> Round:
+def go_round_unpublish(*, go_round: Round, user: AbstractBaseUser | None = None) -> Round:
     """Back to draft, allowed until the round's first result is in."""
     locked = lock_round(go_round)
     if not locked.is_published:
@@ -203,19 +224,27 @@ def go_round_unpublish(*, go_round: Round) -> Round:
     locked.completed = False
     locked.save(update_fields=["status", "published_at", "completed"])
     locked.standings.all().delete()
+    text = {"en": f"round {locked.number} unpublished", "ru": f"публикация тура {locked.number} снята"}
+    log(locked.tournament, user, "unpublish", text, round_number=locked.number)
     return locked
 
 
 @transaction.atomic
-def go_round_delete(*, go_round: Round) -> GoTournament:
+def go_round_delete(*, go_round: Round, user: AbstractBaseUser | None = None) -> GoTournament:
     """Delete a draft round's pairing (boards, byes, the round), so an earlier result can be corrected."""
     draft = lock_draft(go_round)
     go = draft.tournament
     if go.rounds.filter(number__gt=draft.number).exists():
         raise GoError("", _("A later round has been paired."))
+    number, changes = draft.number, len(draft.overrides)
     draft.boards.all().delete()
     draft.byes.all().delete()
     draft.delete()
+    text = {
+        "en": f"pairing of round {number} deleted ({changes} change(s) by hand on it, kept in this record)",
+        "ru": f"жеребьёвка тура {number} удалена (изменений вручную на ней: {changes}, они остаются в журнале)",
+    }
+    log(go, user, "delete", text, round_number=number)
     return go
 
 
@@ -295,7 +324,7 @@ def _after_hand_change(
     data, state = context or _edit_context(draft)
     _renumber(draft, state)
     _recheck(draft, data, state)
-    draft.overrides = [*draft.overrides, override(user, action, text)]
+    record_on_round(draft, user, action, text)
     draft.save(update_fields=["issues", "overrides"])
 
 
@@ -324,7 +353,12 @@ def _renumber(draft: Round, state: pairing.TournamentState) -> None:
 
 
 def _recheck(draft: Round, data: TournamentData, state: pairing.TournamentState) -> None:
-    """Store the rules the current (hand-changed) pairing breaks, plus the engine's note on an unpairable field."""
+    """Store the rules the current (hand-changed) pairing breaks, plus the engine's note on an unpairable field.
+
+    The engine's note (more byes than an odd field needs, because no legal pairing exists) stays only while the
+    draft still gives more byes than that: once the director has paired those players by hand, it is no longer
+    true, and the rules the hand pairing breaks are listed instead.
+    """
     boards = list(Board.objects.filter(round=draft).order_by("number"))
     byes = [f"r{b}" for b in Bye.objects.filter(round=draft).values_list("registration_id", flat=True)]
     present = data.present(draft.number)
@@ -346,7 +380,10 @@ def _recheck(draft: Round, data: TournamentData, state: pairing.TournamentState)
             for b in boards
         ]
         issues = pairing.check_pairing(state, engine_boards, byes, present=present)
-    kept = [i for i in draft.issues if i["source"] == "engine" and i["rule"] == pairing.RULE_FIELD_UNPAIRABLE]
+    surplus = len(byes) > len(present) % 2
+    kept = [
+        i for i in draft.issues if i["source"] == "engine" and i["rule"] == pairing.RULE_FIELD_UNPAIRABLE and surplus
+    ]
     draft.issues = kept + [_issue_dict(i, "hand") for i in issues]
 
 
@@ -357,9 +394,18 @@ def _registration_in(go: GoTournament, reg_id: int | str | None, field: str) -> 
         raise GoError(field, _("Choose a player of this tournament.")) from error
 
 
-def _check_joined(draft: Round, reg: Registration, field: str) -> None:
+def _check_plays(draft: Round, reg: Registration, field: str) -> None:
+    """Refused: a player who has not joined yet, has withdrawn, or is marked absent in this round (not paired)."""
     if reg.first_round > draft.number:
         raise GoError(field, _("%(name)s joins from round %(n)s.") % {"name": reg.name, "n": reg.first_round})
+    if reg.withdrawn_after is not None and draft.number > reg.withdrawn_after:
+        raise GoError(field, _("%(name)s withdrew after round %(n)s.") % {"name": reg.name, "n": reg.withdrawn_after})
+    if reg.absences.filter(round_number=draft.number).exists():
+        raise GoError(
+            field,
+            _("%(name)s is marked absent in round %(n)s: mark them present first.")
+            % {"name": reg.name, "n": draft.number},
+        )
 
 
 def _occupied(draft: Round, reg: Registration) -> str | None:

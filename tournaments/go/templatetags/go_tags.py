@@ -3,6 +3,9 @@
 import re
 
 from django import template
+from django.utils.html import escape, format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 
 from federation.i18n import current_language
 from ratings.dirs.calculator import handicap_text
@@ -40,3 +43,33 @@ def issue_text(issue: dict, names: dict) -> str:
 @register.filter
 def override_text(entry: dict) -> str:
     return entry.get("ru") if current_language().startswith("ru") else entry.get("en")
+
+
+@register.filter
+def record_text(record) -> str:
+    """A line of the director's record in the reader's language."""
+    return record.text(current_language())
+
+
+@register.simple_tag
+def crosstable_cell(cell) -> str:
+    """One round of a crosstable line as a table cell: ``12+`` over ``w3``; a bye, or not played.
+
+    Built in Python rather than in the template: the crosstable of a big field has thousands of cells.
+    """
+    if cell.kind == "bye":
+        return mark_safe('<td class="round bye">+ <small>{}</small></td>'.format(escape(_("bye"))))
+    if cell.kind != "game":
+        return mark_safe('<td class="round absent">—</td>')
+    sign = {"+": "win", "-": "loss", "=": "draw"}.get(cell.sign, "pending")
+    shown = {"-": "−"}.get(cell.sign, cell.sign)
+    return format_html(
+        '<td class="round {}" title="{}">{}{}{}<br><small>{}{}</small></td>',
+        sign,
+        cell.opponent_name,
+        cell.opponent,
+        shown,
+        "!" if cell.forfeit else "",
+        cell.colour,
+        cell.stones,
+    )

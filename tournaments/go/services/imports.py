@@ -1,0 +1,215 @@
+"""Players and finished tournaments from files: an EGD `.h9` table or a CSV list (``egd_read``), matched against the
+members, previewed, then saved all or nothing.
+
+Matching (the preview proposes, the director decides row by row):
+
+1. an EGD PIN the file gives that a member holds: that member;
+2. the public name search (``federation.selectors.player_search``: every word, either alphabet, case and ё folded)
+   on the surname, kept where the whole name is the same after transliteration (``federation.latin.latin_key``,
+   so "Kondratyev Daniil" finds "Кондратьев Даниил"); a single such member is chosen, namesakes are listed;
+3. members with no Latin name on the site, by the transliteration of their Cyrillic name;
+4. otherwise the player is registered by the name in the file.
+
+A member's EGD PIN is kept when the file gives one and the member has none (and no other member holds it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from federation.latin import latin_key
+from federation.models import Player
+from federation.selectors import player_search
+from ratings.engines.common import EngineError
+
+from ..egd_read import PlayerRow, Table, rank_rating
+from ..models import GoTournament, Registration
+from ..selectors import is_dirs
+from .common import GoError, log
+from .registrations import go_registration_add
+
+#: At most this many namesakes are offered for one row; the director types a rating by hand past that.
+CANDIDATES = 8
+
+
+@dataclass
+class Candidate:
+    id: int
+    name: str
+    latin: str
+    city: str
+    club: str
+    pin: str
+
+
+@dataclass
+class Match:
+    """A file's row with the members it may be: ``chosen`` is proposed (a member id, or None: by name)."""
+
+    row: PlayerRow
+    candidates: list[Candidate] = field(default_factory=list)
+    chosen: int | None = None
+    how: str = "none"  # "pin", "name", "several", "none"
+    registered: bool = False
+    rating: int | None = None
+    problem: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"row{self.row.line}"
+
+
+def _candidate(p: Player) -> Candidate:
+    return Candidate(p.pk, p.full_name, p.full_name_latin, p.city, p.club.name if p.club_id else "", p.egd_pin)
+
+
+def _keys(p: Player) -> set[str]:
+    """The keys a member's name is known by: its Latin name and its transliterated Cyrillic name."""
+    return {k for k in (latin_key(p.full_name_latin), latin_key(p.full_name)) if k}
+
+
+def row_rating(row: PlayerRow, *, dirs_scale: bool) -> int | None:
+    """The row's rating on the tournament's scale: typed, or from the rank (a DIRS rating r is 10 r, `rules/go.md`)."""
+    if row.rating is not None:
+        return row.rating
+    if not row.rank:
+        return None
+    rating = rank_rating(row.rank)
+    return rating if dirs_scale else rating * 10
+
+
+def match_players(rows: list[PlayerRow], *, go: GoTournament | None = None) -> list[Match]:
+    """Each row with the members it may be (the module's matching), and whether it is registered in ``go``."""
+    members = Player.objects.filter(is_bot=False).select_related("club")
+    pins = {r.pin for r in rows if r.pin}
+    by_pin = {p.egd_pin: p for p in members.filter(egd_pin__in=pins)} if pins else {}
+    dirs_scale = go is not None and is_dirs(go)
+    matches = []
+    unmatched = []
+    for row in rows:
+        m = Match(row)
+        try:
+            m.rating = row_rating(row, dirs_scale=dirs_scale)
+        except EngineError as error:
+            m.problem = _("line %(n)s: %(why)s") % {"n": row.line, "why": error.message}
+        member = by_pin.get(row.pin) if row.pin else None
+        if member is not None:
+            m.candidates, m.chosen, m.how = [_candidate(member)], member.pk, "pin"
+        else:
+            wanted = latin_key(row.name)
+            found = list(player_search(queryset=members, search=row.surname).order_by("last_name", "id")[:50])
+            same = [p for p in found if wanted in _keys(p)]
+            m.candidates = [_candidate(p) for p in (same or found)[:CANDIDATES]]
+            if len(same) == 1:
+                m.chosen, m.how = same[0].pk, "name"
+            elif len(same) > 1:
+                m.how = "several"
+            else:
+                unmatched.append(m)
+        matches.append(m)
+    if unmatched:
+        _match_by_transliteration(unmatched, members)
+    if go is not None:
+        registered = set(Registration.objects.filter(tournament=go).values_list("player_id", "name"))
+        ids = {pid for pid, _name in registered if pid}
+        names = {name.casefold() for pid, name in registered if not pid}
+        for m in matches:
+            m.registered = (m.chosen in ids) or (m.chosen is None and m.row.name.casefold() in names)
+    return matches
+
+
+def _match_by_transliteration(matches: list[Match], members) -> None:
+    """Members with no Latin name, found by the transliteration of their Cyrillic name (one query for all rows)."""
+    wanted = {latin_key(m.row.name): m for m in matches}
+    surnames = {latin_key(m.row.surname) for m in matches}
+    hits: dict[str, list[Player]] = {}
+    for p in members.filter(last_name_latin="").only("id", "last_name", "first_name", "city", "club", "egd_pin"):
+        if latin_key(p.last_name) in surnames:
+            hits.setdefault(latin_key(p.full_name), []).append(p)
+    for key, m in wanted.items():
+        found = hits.get(key, [])
+        if found:
+            m.candidates = [_candidate(p) for p in found[:CANDIDATES]]
+            if len(found) == 1:
+                m.chosen, m.how = found[0].pk, "name"
+            else:
+                m.how = "several"
+
+
+def _choice(match: Match, choices: dict[str, str]) -> str:
+    """The director's choice for a row: a member's id, "name" (not a member) or "skip"."""
+    default = "skip" if match.registered else (str(match.chosen) if match.chosen else "name")
+    return choices.get(match.key, default)
+
+
+def _keep_pin(player: Player, pin: str) -> None:
+    if pin and not player.egd_pin and not Player.objects.filter(egd_pin=pin).exists():
+        player.egd_pin = pin
+        player.save(update_fields=["egd_pin"])
+
+
+def register_matches(
+    *,
+    go: GoTournament,
+    matches: list[Match],
+    choices: dict[str, str],
+    user: AbstractBaseUser | None,
+    require_all: bool = False,
+) -> dict[str, Registration]:
+    """Register each row as the director chose (a member offered, or by name); rows skipped are left out unless
+    ``require_all`` (a tournament's history needs every player). ``GoError`` names the line of a refused row."""
+    registered = {}
+    for m in matches:
+        choice = _choice(m, choices)
+        where = _("line %(n)s") % {"n": m.row.line}
+        if choice == "skip":
+            if require_all:
+                raise GoError("file", _("%(where)s: every player of the table takes part.") % {"where": where})
+            continue
+        if m.problem:
+            raise GoError("file", m.problem)
+        player = None
+        if choice != "name":
+            offered = {c.id for c in m.candidates}
+            if not choice.isdigit() or int(choice) not in offered:
+                raise GoError("file", _("%(where)s: choose one of the members offered.") % {"where": where})
+            player = Player.objects.get(pk=int(choice))
+        try:
+            registered[m.key] = go_registration_add(
+                go=go,
+                player=player,
+                name="" if player else m.row.name,
+                rating=m.rating,
+                country=m.row.country,
+                club_name=m.row.club,
+                name_latin="" if player or not m.row.name.isascii() else m.row.name,
+                egd_pin=m.row.pin,
+                user=user,
+            )
+        except GoError as error:
+            raise GoError("file", f"{where}: {error.message}") from error
+        if player is not None:
+            _keep_pin(player, m.row.pin)
+    return registered
+
+
+@transaction.atomic
+def go_players_import(
+    *, go: GoTournament, table: Table, choices: dict[str, str], user: AbstractBaseUser | None = None
+) -> int:
+    """Register the file's players as the director chose, all or nothing; the number registered.
+
+    Refused as a whole (``GoError`` naming the line) when the file has problems or a row cannot be registered: an
+    unknown member, a row with neither rank nor rating for a player without a DIRS rating, a rating off the scale.
+    """
+    if table.problems:
+        raise GoError("file", table.problems[0])
+    registered = register_matches(go=go, matches=match_players(table.players, go=go), choices=choices, user=user)
+    count = len(registered)
+    text = {"en": f"{count} player(s) imported from a file", "ru": f"из файла зарегистрировано игроков: {count}"}
+    log(go, user, "import", text)
+    return count
