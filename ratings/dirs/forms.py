@@ -19,18 +19,41 @@ class DirsInitialForm(forms.Form):
     club = forms.ModelChoiceField(label=_("Club"), queryset=Club.objects.order_by("name"), required=False)
 
 
+class RatedPlayerField(forms.ModelChoiceField):
+    """A player with a DIRS rating, labelled so namesakes differ: name, then city, club and the member's number."""
+
+    def __init__(self, **kwargs):
+        players = Player.objects.filter(dirs__isnull=False).select_related("club").order_by("last_name", "first_name")
+        super().__init__(queryset=players, **kwargs)
+
+    def label_from_instance(self, obj: Player) -> str:
+        details = [part for part in (obj.city, obj.club.name if obj.club_id else "") if part]
+        return f"{obj.full_name} ({', '.join([*details, f'#{obj.pk}'])})"
+
+
+class WinnerField(forms.ChoiceField):
+    """White or black; a draw is refused by name, since DIRS rates no draws (`rules/go.md`, part 2)."""
+
+    def validate(self, value):
+        if value in ("draw", "jigo"):
+            raise forms.ValidationError(
+                _("DIRS knows no draws: a club game is won by white or black (its komi has a half point).")
+            )
+        super().validate(value)
+
+
 class DirsGameForm(forms.Form):
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
     club = forms.ModelChoiceField(label=_("Club"), queryset=Club.objects.order_by("name"), required=False)
-    white = forms.ModelChoiceField(
-        label=_("White"), queryset=Player.objects.filter(dirs__isnull=False).order_by("last_name", "first_name")
-    )
-    black = forms.ModelChoiceField(
-        label=_("Black"), queryset=Player.objects.filter(dirs__isnull=False).order_by("last_name", "first_name")
-    )
+    white = RatedPlayerField(label=_("White"))
+    black = RatedPlayerField(label=_("Black"))
     handicap = forms.IntegerField(label=_("Stones"), min_value=0, max_value=9, initial=0)
     komi = forms.ChoiceField(label=_("Komi"), choices=Komi.choices, initial=Komi.NORMAL)
-    winner = forms.ChoiceField(label=_("Winner"), choices=DirsWinner.choices)
+    winner = WinnerField(
+        label=_("Winner"),
+        choices=DirsWinner.choices,
+        error_messages={"invalid_choice": _("Choose the winner: white or black.")},
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

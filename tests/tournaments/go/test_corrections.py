@@ -142,7 +142,7 @@ def test_refused_while_a_later_round_is_paired_then_allowed_after_deleting_it(di
     with pytest.raises(services.GoError, match="Round 2 is published on the levels after round 1: unpublish round 2"):
         services.go_result_correct(go_round=rnd1, board_number=1, result="black")
     result(director, go, 2, 1, "white")
-    with pytest.raises(services.GoError, match="Round 2 already has results .*: clear its results"):
+    with pytest.raises(services.GoError, match=r"Round 2 already has results .*: clear its results"):
         services.go_result_correct(go_round=rnd1, board_number=1, result="black")
     assert "already has results" in edit(director, go, 2, action="unpublish").content.decode()
     response = edit(director, go, 2, action="delete", confirmed="1")

@@ -252,3 +252,29 @@ def test_check_pairing_structural_errors():
         check_pairing(state, [("A", "B")], ["A"])
     with pytest.raises(EngineError, match=r'^boards\[0\]\.black: "A" cannot play themselves$'):
         check_pairing(state, [("A", "A")])
+
+
+def test_a_hand_pairing_above_nine_stones_is_played_on_nine():
+    """Only the director pairs against a rule, by hand (`rules/go.md`, "Pairing"); the game is played, at the most
+    the rules allow: 9 stones and reverse komi on half stones (gap 18), 9 stones and no komi on one stone (gap 9)."""
+    options, entrants = _levels({"A": 42, "B": 20})  # gap 22 would need 11 stones
+    state = replay(options, entrants, [])
+    board = board_for(state, "A", "B", seed=1, number=1)
+    assert (board.white, board.black, board.handicap, board.komi_kind) == ("A", "B", 9, KOMI_REVERSE)
+    issues = check_pairing(state, [board])
+    assert [i.rule for i in issues] == [RULE_HANDICAP_LIMIT]
+    assert issues[0].explanation.en == "A - B: level gap 22 needs 11 stones, more than 9; played on 9 stones"
+    # Its result is replayed like any other game: the levels move, the game keeps its 9 stones.
+    after = replay(options, entrants, [[GameResult("A", "B", "B", board.handicap, board.komi_kind)]])
+    assert (after.player("B").level, after.player("B").history[0].handicap) == (21, 9)
+
+    options, entrants = _levels({"A": 25, "B": 10}, half_stone=False)
+    board = board_for(replay(options, entrants, []), "A", "B", seed=1)
+    assert (board.handicap, board.komi_kind) == (9, KOMI_NONE)
+
+
+def test_the_replay_never_gives_more_than_nine_stones():
+    """A game recorded without stones takes them from the levels, at most 9 (a hand pairing's game)."""
+    options, entrants = _levels({"A": 42, "B": 20})
+    state = replay(options, entrants, [[GameResult("A", "B", "A")]])
+    assert (state.player("A").history[0].handicap, state.player("A").history[0].komi) == (9, KOMI_REVERSE)
