@@ -3,7 +3,8 @@
 An `.h9` table is read as the European Go Database reads it (`rules/go.md`, part 3): everything after ``;`` is a
 comment except the ``; XX[value]`` header tags; a player's line is place, surname, first name, rank, country, club,
 then any tie-break columns, then one entry a round (``12+/w3``, ``7-/b``, ``5=``, ``0+``, ``0-``, ``0=``), and
-an optional ``|PIN`` at the end. The number of rounds is the number of entries every line ends with. What real
+an optional ``|PIN`` at the end. The number of rounds is the number of entries most lines end with (a tie-break
+column written ``0=`` just before them can make a line look longer; a line with fewer is a problem). What real
 files do differently is accepted: a rank without its letter is a kyu rank (``10`` is 10 kyu), ``0=0`` is ``0=``,
 ``!`` after an entry marks a game not played (a forfeit).
 
@@ -151,10 +152,17 @@ def read_h9(text: str) -> Table:
         parsed.append((number, tokens, pin))
     if not parsed:
         raise FileProblem(_("No player lines: this is not an EGD results table."))
-    rounds = min(_trailing_entries(tokens) for _, tokens, _pin in parsed)
+    counts = [_trailing_entries(tokens) for _, tokens, _pin in parsed]
+    rounds = max(sorted(set(counts)), key=counts.count)
     table.rounds = rounds
-    for number, tokens, pin in parsed:
+    for (number, tokens, pin), count in zip(parsed, counts, strict=True):
         where = _("line %(n)s") % {"n": number}
+        if count < rounds:
+            table.problems.append(
+                _("%(where)s: %(k)s results where the other lines have %(r)s rounds")
+                % {"where": where, "k": count, "r": rounds}
+            )
+            continue
         if len(tokens) < 6 + rounds:
             table.problems.append(
                 _("%(where)s: expected place, surname, first name, rank, country, club and %(r)s rounds")

@@ -5,9 +5,10 @@ EGD's rules for the file (its "tournament table format" page, and `rules/go.md`,
 after ``;`` is a comment except the header tags; a player's line is place, surname, first name, grade, country,
 club, then other columns, then one result a round, the same number of rounds on every line; results are
 ``<opponent's place><+|-|=>[/<w|b>[<stones>]]`` (``!`` after it: not played) or ``0+``, ``0-``, ``0=``; an
-optional ``|PIN`` ends the line. Since opponents are named by place, places must be unique, and a game must be
-written the same way on both sides: the opponent named back, the opposite result, the other colour, the same
-stones.
+optional ``|PIN`` ends the line (the number of rounds is what most lines end with; a tie-break column of
+``0=`` can make one line look longer, never shorter). Since opponents are named by place, places must be unique,
+and a game must be written the same way on both sides: the opponent named back, the opposite result, the other
+colour, the same stones.
 """
 
 from __future__ import annotations
@@ -105,11 +106,16 @@ def validate(text: str | bytes) -> Read:
         while k < len(tokens) and _is_result(tokens[-1 - k]):
             k += 1
         counts.append(k)
-    rounds = min(counts)
-    if len(set(counts)) > 1:
-        reasons.append(f"lines end with different numbers of results: {sorted(set(counts))}")
+    # Most lines end with exactly the rounds; a line may show more result-shaped tokens (a tie-break column of
+    # "0=" just before the rounds), never fewer.
+    rounds = max(sorted(set(counts)), key=counts.count)
+    short = [number for (number, _tokens), k in zip(lines, counts, strict=True) if k < rounds]
+    if short:
+        reasons.append(f"lines {short} end with fewer results than the {rounds} rounds of the others")
     players: list[Player] = []
-    for number, tokens in lines:
+    for (number, tokens), count in zip(lines, counts, strict=True):
+        if count < rounds:
+            continue
         if len(tokens) < 6 + rounds:
             reasons.append(f"line {number}: too few fields")
             continue

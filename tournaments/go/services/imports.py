@@ -7,7 +7,8 @@ Matching (the preview proposes, the director decides row by row):
 2. the public name search (``federation.selectors.player_search``: every word, either alphabet, case and ё folded)
    on the surname, kept where the whole name is the same after transliteration (``federation.latin.latin_key``,
    so "Kondratyev Daniil" finds "Кондратьев Даниил"); a single such member is chosen, namesakes are listed;
-3. members with no Latin name on the site, by the transliteration of their Cyrillic name;
+3. the rows still unmatched, against every member's name by its Latin key (a member with no Latin name on the
+   site, or a Latin name spelled another way);
 4. otherwise the player is registered by the name in the file.
 
 A member's EGD PIN is kept when the file gives one and the member has none (and no other member holds it).
@@ -118,24 +119,31 @@ def match_players(rows: list[PlayerRow], *, go: GoTournament | None = None) -> l
         ids = {pid for pid, _name in registered if pid}
         names = {name.casefold() for pid, name in registered if not pid}
         for m in matches:
+            if m.chosen is None:
+                known = [c.id for c in m.candidates if c.id in ids]
+                if len(known) == 1:  # a namesake registered before, from this file or by hand
+                    m.chosen = known[0]
             m.registered = (m.chosen in ids) or (m.chosen is None and m.row.name.casefold() in names)
     return matches
 
 
 def _match_by_transliteration(matches: list[Match], members) -> None:
-    """Members with no Latin name, found by the transliteration of their Cyrillic name (one query for all rows)."""
-    wanted = {latin_key(m.row.name): m for m in matches}
+    """Rows the search did not find, compared with every member's name by its Latin key (one query for all rows):
+    a member with no Latin name on the site, or one whose Latin name is spelled another way ("Kondratyev")."""
     surnames = {latin_key(m.row.surname) for m in matches}
-    hits: dict[str, list[Player]] = {}
-    for p in members.filter(last_name_latin="").only("id", "last_name", "first_name", "city", "club", "egd_pin"):
-        if latin_key(p.last_name) in surnames:
-            hits.setdefault(latin_key(p.full_name), []).append(p)
-    for key, m in wanted.items():
-        found = hits.get(key, [])
-        if found:
-            m.candidates = [_candidate(p) for p in found[:CANDIDATES]]
-            if len(found) == 1:
-                m.chosen, m.how = found[0].pk, "name"
+    hits: dict[str, list[int]] = {}
+    rows = members.values_list("id", "last_name", "first_name", "last_name_latin", "first_name_latin")
+    for pk, last, first, last_latin, first_latin in rows:
+        if latin_key(last) in surnames or (last_latin and latin_key(last_latin) in surnames):
+            for key in {latin_key(f"{last} {first}"), latin_key(f"{last_latin} {first_latin}")} - {""}:
+                hits.setdefault(key, []).append(pk)
+    found = {p.pk: p for p in members.filter(pk__in={pk for ids in hits.values() for pk in ids})}
+    for m in matches:
+        ids = list(dict.fromkeys(hits.get(latin_key(m.row.name), [])))
+        if ids:
+            m.candidates = [_candidate(found[pk]) for pk in ids[:CANDIDATES]]
+            if len(ids) == 1:
+                m.chosen, m.how = ids[0], "name"
             else:
                 m.how = "several"
 
