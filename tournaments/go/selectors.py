@@ -381,7 +381,7 @@ def egd_table(*, go: GoTournament) -> str | None:
     data = tournament_data(go=go)
     upto = data.rounds[-1].number
     state = tournament_state(data, upto)
-    members = Player.objects.select_related("club").in_bulk([r.player_id for r in data.registrations if r.player_id])
+    members = Player.objects.in_bulk([r.player_id for r in data.registrations if r.player_id])
     forfeits: dict[int, set[int]] = defaultdict(set)
     for rnd in data.rounds:
         for b in data.boards.get(rnd.pk, []):
