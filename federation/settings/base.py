@@ -116,6 +116,8 @@ USE_I18N = True
 USE_TZ = True
 # The federation's time zone: rating weeks and the Monday publication are counted in it.
 TIME_ZONE = env("FEDERATION_TIME_ZONE", default="Europe/Moscow")
+# One date format per language for every page (federation/formats/<lang>/formats.py, federation.formatting).
+FORMAT_MODULE_PATH = ["federation.formats"]
 
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"

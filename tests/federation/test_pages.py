@@ -85,10 +85,12 @@ def test_players_list_filters_sort_and_pages(client):
 
 def test_players_csv_matches_the_filter(client):
     _field(12, n_tournaments=1)
-    csv_text = client.get("/players/", {"city": "Москва", "_export": "csv"}).content.decode("utf-8")
-    rows = csv_text.strip().splitlines()
+    content = client.get("/players/", {"city": "Москва", "_export": "csv"}).content
+    assert content.startswith(b"\xef\xbb\xbf")  # the BOM a Russian Excel needs to read UTF-8
+    rows = content.decode("utf-8-sig").strip().splitlines()
     assert len(rows) == 1 + 6
-    assert all(",Москва," in row for row in rows[1:])
+    assert rows[0].startswith("ID игрока;")  # the Russian page's CSV is separated by ";"
+    assert all(";Москва;" in row for row in rows[1:])
 
 
 def test_players_list_queries_do_not_grow_with_rows(client):
