@@ -13,6 +13,7 @@ Decisions where the rules are silent: ratings below 10,000 are written without a
 from __future__ import annotations
 
 import datetime as dt
+import re
 from decimal import Decimal, InvalidOperation
 
 from django.utils import formats
@@ -87,3 +88,28 @@ def country(code: str) -> str:
     from federation.countries import country_name
 
     return country_name(code, get_language() or "ru")
+
+
+_PLAIN = [
+    (re.compile(r"\s*->\s*"), " → "),
+    (re.compile(r"ceil\(((?:[^()]|\([^()]*\))*)\)"), r"⌈\1⌉"),
+    (re.compile(r"floor\(((?:[^()]|\([^()]*\))*)\)"), r"⌊\1⌋"),
+    (re.compile(r"\s//\s"), " ÷ "),
+]
+_WORDS = {
+    "ru": [(re.compile(r"\bbase\b"), "основа"), (re.compile(r"\bPro\b"), "Профи")],
+    "en": [(re.compile(r"\bbase\b"), "basis"), (re.compile(r"\bPro\b"), "Professional")],
+}
+
+
+def plain_explanation(text: str, language: str | None = None) -> str:
+    """An engine's explanation as a player reads it: arrows and rounding signs instead of code (``->``,
+    ``ceil(…)``, ``//``), and words instead of variable names (``base``, ``Pro``). Numbers stay as the engine
+    wrote them, so the sum can be checked by hand."""
+    if not text:
+        return ""
+    for pattern, replacement in _PLAIN:
+        text = pattern.sub(replacement, text)
+    for pattern, replacement in _WORDS["ru" if (language or get_language() or "ru").startswith("ru") else "en"]:
+        text = pattern.sub(replacement, text)
+    return text

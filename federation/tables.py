@@ -16,6 +16,23 @@ NAME = {"td": {"class": "name"}}
 RATING = {"th": {"class": "text-end col-rating"}, "td": {"class": "text-end text-nowrap col-rating"}}
 
 
+def order_by_name(queryset, is_descending: bool, prefix: str = ""):
+    """Players by name in the reader's alphabet: the English pages sort by the Latin name (a player without one by
+    the Cyrillic, which sorts after every Latin name), the Russian pages by the Cyrillic name."""
+    from django.db.models import Value
+    from django.db.models.functions import Coalesce, Lower, NullIf
+
+    if current_language().startswith("en"):
+        fields = [
+            Coalesce(NullIf(f"{prefix}last_name_latin", Value("")), f"{prefix}last_name"),
+            Coalesce(NullIf(f"{prefix}first_name_latin", Value("")), f"{prefix}first_name"),
+        ]
+    else:
+        fields = [f"{prefix}search_name"]  # Cyrillic first, lower case, ё as е (Ё sorts with Е)
+    keys = [Lower(field).desc() if is_descending else Lower(field).asc() for field in fields]
+    return queryset.order_by(*keys, f"{prefix}id"), True
+
+
 class PlayerIdColumn(tables.Column):
     """The player's id, in the downloads only: it tells namesakes apart (hidden on the page)."""
 
@@ -41,6 +58,9 @@ class PlayerTable(tables.Table):
 
     def render_name(self, record):
         return record.display_name(current_language())
+
+    def order_name(self, queryset, is_descending):
+        return order_by_name(queryset, is_descending)
 
     def value_name(self, record):
         return record.display_name(current_language())

@@ -1,12 +1,19 @@
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
+from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path
+
+from federation import views
+from federation.sitemaps import SITEMAPS
 
 # Russian lives at the root and English under /en/ (prefix_default_language=False): every page has one address
 # per language that can be shared, and a visitor with no cookie sees Russian whatever the browser asks for.
 urlpatterns = [
     # The game servers' JSON API has no language.
     path("api/preferans/", include("ratings.preferans.api_urls")),
+    # For search engines, one address for both languages.
+    path("robots.txt", views.robots_txt, name="robots"),
+    path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
 ]
 urlpatterns += i18n_patterns(
     path("admin/", admin.site.urls),

@@ -48,3 +48,28 @@ def dirs_chart_points(*, rating: DirsRating, games: list[DirsGame]) -> list[dict
         after = g.white_after if g.white_id == rating.player_id else g.black_after
         points.append({"x": i, "date": g.date.isoformat(), "rating": after})
     return points
+
+
+# --- page versions (federation.caching) ----------------------------------------------------------------------------
+
+
+def leaderboard_version(request, **kwargs) -> str:
+    """A club game (recorded, corrected or deleted) moves ``updated_at`` of the ratings it changes."""
+    from federation.selectors import registry_fragments, version_of
+
+    table = DirsRating._meta.db_table
+    return version_of(
+        [
+            *registry_fragments(),
+            (f"SELECT MAX(updated_at) FROM {table}", []),
+            (f"SELECT MAX(player_id) FROM {table}", []),
+            (f"SELECT MAX(id) FROM {DirsGame._meta.db_table}", []),
+        ]
+    )
+
+
+def player_version_fragments(player_id: int) -> list:
+    return [
+        (f"SELECT MAX(updated_at) FROM {DirsRating._meta.db_table}", []),
+        (f"SELECT MAX(id) FROM {DirsGame._meta.db_table}", []),
+    ]

@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from federation import formatting
 from federation.i18n import current_language
-from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn
+from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn, order_by_name
 from ratings.engines import dirs
 
 from .models import DirsGame, DirsRating
@@ -41,6 +41,9 @@ class DirsLeaderboardTable(tables.Table):
         sequence = ["place", "player_id", "name", "rating", "rank", "acceleration", "games", "club"]
         order_by = ("-rating",)
         attrs = {"class": "table table-sm table-striped table-hover align-middle", "id": "dirs-leaderboard"}
+
+    def order_name(self, queryset, is_descending):
+        return order_by_name(queryset, is_descending, prefix="player__")
 
     def render_name(self, record):
         return record.player.display_name(current_language())

@@ -14,8 +14,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
+from federation.caching import cached_page
 from federation.exports import csv_response
 from federation.i18n import current_language
+from federation.selectors import player_page_version
 
 from . import calculator, selectors, services
 from .filters import DirsRatingFilter
@@ -31,6 +33,7 @@ def _can_record(user) -> bool:
 
 
 @require_GET
+@cached_page(selectors.leaderboard_version)
 def leaderboard(request):
     rating_filter = DirsRatingFilter(request.GET, queryset=selectors.dirs_leaderboard())
     table = DirsLeaderboardTable(rating_filter.qs)
@@ -52,6 +55,7 @@ def leaderboard(request):
 
 
 @require_GET
+@cached_page(lambda request, player_id: player_page_version(player_id))
 def player(request, player_id: int):
     try:
         rating = selectors.dirs_rating_get(player_id=player_id)

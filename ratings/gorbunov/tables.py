@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 
 from federation import formatting
 from federation.i18n import current_language
-from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn
+from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn, order_by_name
 from ratings.models import RatingEntry
 
 
@@ -52,6 +52,9 @@ class ListTable(tables.Table):
 
     def value_rank(self, record):
         return self.view.rank(record)
+
+    def order_name(self, queryset, is_descending):
+        return order_by_name(queryset, is_descending, prefix="player__")
 
     def render_name(self, record):
         return record.player.display_name(current_language())

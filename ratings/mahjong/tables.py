@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from federation import formatting
 from federation.i18n import current_language
-from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn
+from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn, order_by_name
 from ratings.models import RatingEntry
 
 
@@ -32,6 +32,9 @@ class MahjongEntryTable(tables.Table):
         sequence = ["rank", "player_id", "name", "rating", "delta", "events", "city"]
         order_by = ("rank",)
         attrs = {"class": "table table-sm table-striped table-hover align-middle", "id": "mahjong-list"}
+
+    def order_name(self, queryset, is_descending):
+        return order_by_name(queryset, is_descending, prefix="player__")
 
     def render_name(self, record):
         url = reverse("ratings:mahjong:player", args=[record.player_id])

@@ -9,9 +9,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
+from federation.caching import cached_page
 from federation.exports import csv_response
 from federation.i18n import current_language
 from federation.models import Player
+from federation.selectors import player_page_version
 from ratings.dates import asked_date, list_for_date
 from ratings.engines.common import FieldError
 from ratings.mahjong import calculator
@@ -28,6 +30,7 @@ from ratings.mahjong.selectors import (
 )
 from ratings.mahjong.tables import MahjongEntryTable
 from ratings.models import RatingList
+from ratings.selectors import list_page_version
 
 PER_PAGE = 50
 
@@ -49,6 +52,7 @@ def index(request):
 
 
 @require_GET
+@cached_page(list_page_version)
 def list_detail(request, slug: str):
     rating_list = _list_or_404(slug)
     asked = asked_date(request.GET)
@@ -69,6 +73,7 @@ def list_detail(request, slug: str):
 
 
 @require_GET
+@cached_page(list_page_version)
 def dates(request, slug: str):
     rating_list = _list_or_404(slug)
     snapshots = snapshot_dates(rating_list=rating_list)
@@ -77,6 +82,7 @@ def dates(request, slug: str):
 
 
 @require_GET
+@cached_page(list_page_version)
 def tournaments(request, slug: str):
     rating_list = _list_or_404(slug)
     shown = list_for_date(list_snapshots(rating_list=rating_list), asked_date(request.GET))
@@ -112,6 +118,7 @@ def tournaments(request, slug: str):
 
 
 @require_GET
+@cached_page(lambda request, pk: player_page_version(pk))
 def player(request, pk: int):
     player = get_object_or_404(Player.objects.select_related("club"), pk=pk, is_bot=False)
     asked = asked_date(request.GET)

@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from federation import formatting
 from federation.i18n import current_language
-from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn
+from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn, order_by_name
 from ratings.preferans.models import PreferansRating
 
 
@@ -51,6 +51,9 @@ class LeaderboardTable(tables.Table):
     def value_rank(self, record):
         self._export_counter = getattr(self, "_export_counter", 0) + 1
         return self._export_counter
+
+    def order_player(self, queryset, is_descending):
+        return order_by_name(queryset, is_descending, prefix="player__")
 
     def render_player(self, record):
         return record.player.display_name(current_language())

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
+from federation.caching import cached_page
 from federation.exports import csv_response
 from federation.models import Player
 from federation.selectors import player_places
@@ -24,6 +25,7 @@ CALC_DEFAULT_TABLES = [1000, 1200, 1400, 1600, 1800, 2000, 2200]
 
 
 @require_GET
+@cached_page(selectors.leaderboard_version)
 def index(request):
     league = request.GET.get("league", League.AMATEUR)
     if league not in League.values:
