@@ -20,6 +20,13 @@ class DirsRatingAdmin(admin.ModelAdmin):
     readonly_fields = ["rating", "acceleration", "initial_rating", "games"]
     fields = ["player", "declared_rank", "club", "rating", "acceleration", "initial_rating", "games"]
 
+    def get_readonly_fields(self, request, obj=None):
+        """The player of a rating is chosen once: the club games stay with the player they were played by, so a
+        rating moved to someone else would carry a 6d to a player who never played for it. Decision: nobody
+        changes it afterwards, staff included (a mistaken rating is corrected by a new one for the right player)."""
+        fields = list(super().get_readonly_fields(request, obj))
+        return ["player", *fields] if obj is not None else fields
+
     def save_model(self, request, obj, form, change):
         if change:
             super().save_model(request, obj, form, change)
