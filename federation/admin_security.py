@@ -14,16 +14,28 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.contrib.admin.utils import unquote
-from django.contrib.auth import get_permission_codename
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from simple_history.admin import SimpleHistoryAdmin
-from simple_history.utils import get_history_model_for_model
 
 SAFE_METHODS = ("GET", "HEAD")
+#: Reading the admin's record of who changed what (both histories): federation staff hold it (``federation.roles``).
+AUDIT_PERMISSION = "admin.view_logentry"
 
 
-class AuditedHistoryAdmin(SimpleHistoryAdmin):
+class FederationModelAdmin(admin.ModelAdmin):
+    """The base of every ModelAdmin of the site: Django's own "History" page (the admin log) is staff's only.
+
+    Django shows it to anyone who may view the object; it names who changed what, so organisers do not read it.
+    """
+
+    def history_view(self, request, object_id, extra_context=None):
+        if not request.user.has_perm(AUDIT_PERMISSION):
+            raise PermissionDenied
+        return super().history_view(request, object_id, extra_context=extra_context)
+
+
+class AuditedHistoryAdmin(SimpleHistoryAdmin, FederationModelAdmin):
     """django-simple-history's history pages, read-only and for those who hold the history's view permission.
 
     simple_history (3.13) shows an object's history to anyone who may view the object, looks the object of a version
@@ -31,8 +43,7 @@ class AuditedHistoryAdmin(SimpleHistoryAdmin):
     whether or not reverting is "disabled" (an organiser renamed another's tournament, or a player, through it). Here:
 
     - the history and each version are shown only for an object the admin's queryset holds for the user (404
-      otherwise, as on the change page), and only to a user with the historical model's ``view`` permission:
-      federation staff (``federation.roles`` gives organisers none);
+      otherwise, as on the change page), and only to a user with ``AUDIT_PERMISSION``: federation staff;
     - nothing is saved from a version, by anyone: a POST to the version form is refused (403), and the page shows no
       "Revert" button. Decision where the rules are silent: a revert would write past the services' checks (K,
       status, counts, the staff-only fields); staff correct through the change page, and the history stays the
@@ -40,8 +51,7 @@ class AuditedHistoryAdmin(SimpleHistoryAdmin):
     """
 
     def has_view_history_permission(self, request, obj=None) -> bool:
-        opts = get_history_model_for_model(self.model)._meta
-        return request.user.has_perm(f"{opts.app_label}.{get_permission_codename('view', opts)}")
+        return request.user.has_perm(AUDIT_PERMISSION)
 
     def has_change_history_permission(self, request, obj=None) -> bool:
         return False
@@ -71,7 +81,7 @@ class AuditedHistoryAdmin(SimpleHistoryAdmin):
         return super().history_form_view(request, object_id, version_id, extra_context=extra_context)
 
 
-class PublishedRecordAdmin(admin.ModelAdmin):
+class PublishedRecordAdmin(FederationModelAdmin):
     """Read-only for everyone, superusers included: no add, change or delete page, no "delete selected" action.
 
     Deleting the newest Gorbunov snapshot left the list with only the players who moved that week, and the next

@@ -7,12 +7,14 @@ rated (or not, with the reason) by ``dirs_game_record``; games are not edited af
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 
+from federation.admin_security import FederationModelAdmin
+
 from . import services
 from .models import DirsGame, DirsRating
 
 
 @admin.register(DirsRating)
-class DirsRatingAdmin(admin.ModelAdmin):
+class DirsRatingAdmin(FederationModelAdmin):
     list_display = ["player", "rating", "acceleration", "declared_rank", "club", "games"]
     search_fields = ["player__last_name", "player__last_name_latin"]
     list_filter = ["club"]
@@ -40,7 +42,7 @@ class DirsRatingAdmin(admin.ModelAdmin):
 
 
 @admin.register(DirsGame)
-class DirsGameAdmin(admin.ModelAdmin):
+class DirsGameAdmin(FederationModelAdmin):
     """Organisers record club games here as on the page; a game is rated only on the handicap DIRS prescribes."""
 
     list_display = ["date", "white", "black", "handicap", "komi", "winner", "rated", "club"]

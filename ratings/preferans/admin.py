@@ -16,7 +16,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from federation.admin_security import PublishedRecordAdmin, StaffOnlyFieldsMixin
+from federation.admin_security import FederationModelAdmin, PublishedRecordAdmin, StaffOnlyFieldsMixin
 from federation.models import Player
 from federation.uploads import Checked, UploadFlow
 from ratings.preferans.importing import deals_parse
@@ -39,7 +39,7 @@ EXAMPLE_CSV = (
 
 
 @admin.register(GameServer)
-class GameServerAdmin(admin.ModelAdmin):
+class GameServerAdmin(FederationModelAdmin):
     list_display = ["name", "token_prefix", "is_active", "created_at"]
     readonly_fields = ["token_prefix", "created_at"]
     fields = ["name", "is_active", "token_prefix", "created_at"]
@@ -145,7 +145,7 @@ class DealForm(forms.Form):
 
 
 @admin.register(Game)
-class GameAdmin(StaffOnlyFieldsMixin, admin.ModelAdmin):
+class GameAdmin(StaffOnlyFieldsMixin, FederationModelAdmin):
     """Organisers enter games by hand; which server a game came from, and whether it is finished, are staff's.
 
     A finished server game reopened, or moved to another server, would let the same deal be rated twice; the
@@ -198,6 +198,8 @@ class GameAdmin(StaffOnlyFieldsMixin, admin.ModelAdmin):
             raise Http404(_("No such game."))
         if not self.has_change_permission(request, game) or not request.user.has_perm("preferans.add_deal"):
             raise PermissionDenied
+        if game.server_id is not None and not self.is_staff_for_fields(request):
+            raise PermissionDenied  # a server's game gets its deals from the server (else one deal is rated twice)
         seats = list(game.seats.select_related("player").order_by("seat", "id"))
         form = DealForm(request.POST or None, seats=seats)
         if request.method == "POST" and form.is_valid():

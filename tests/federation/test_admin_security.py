@@ -205,3 +205,21 @@ def test_staff_judge_open_and_ema_with_who_and_when(client):
     tournament = Tournament.objects.get(pk=tournament.pk)
     assert (tournament.is_open, tournament.ema, tournament.open_ema_judged_by) == (True, True, staff)
     assert tournament.open_ema_judged_at is not None
+
+
+def test_organiser_cannot_add_a_deal_to_a_server_game(client):
+    server = GameServer.objects.create(name="Сервер Альфа", token_hash="a" * 64, token_prefix="aaaa")
+    game = Game.objects.create(server=server, external_id="g-1")
+    seats = [Seat.objects.create(game=game, player=PlayerFactory(), seat=n) for n in (1, 2, 3)]
+    client.force_login(organiser())
+    data = {f"whists_{seat.player_id}": w for seat, w in zip(seats, (4, -2, -2), strict=True)}
+    assert client.post(f"/admin/preferans/game/{game.pk}/deal/", data).status_code == 403
+    assert not game.deals.exists()
+
+
+def test_organisers_do_not_read_the_admin_log_of_a_game(client):
+    game = Game.objects.create(external_id="g-1")
+    client.force_login(organiser())
+    assert client.get(f"/admin/preferans/game/{game.pk}/history/").status_code == 403
+    client.force_login(federation_staff())
+    assert client.get(f"/admin/preferans/game/{game.pk}/history/").status_code == 200
