@@ -88,7 +88,7 @@ ROWS = {
     "federation_botlevel_change": ("...R", "...R"),
     "federation/botlevel/<path:object_id>/": (".RRR", ".RRR"),
     "federation_siteidentity_changelist": ("...R", "...R"),
-    "federation_siteidentity_add": ("....", "...."),  # one row, made by migrate-time defaults or the first save
+    "federation_siteidentity_add": ("....", "...."),  # one row: the world has it, so nobody adds another
     "federation_siteidentity_history": ("...R", "...R"),
     "federation_siteidentity_delete": ("....", "...."),
     "federation_siteidentity_change": ("...R", "...R"),
