@@ -71,7 +71,12 @@ def player_detail(request, pk: int):
     table = PlayerResultTable(player_results(player=player))
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     sections = render_sections("PLAYER_PAGE_SECTIONS", request, player)
-    return render(request, "federation/player_detail.html", {"player": player, "table": table, "sections": sections})
+    breadcrumbs = [
+        {"label": _("Players"), "url": reverse("federation:player_list")},
+        {"label": player.display_name(current_language())},
+    ]
+    context = {"player": player, "table": table, "sections": sections, "breadcrumbs": breadcrumbs}
+    return render(request, "federation/player_detail.html", context)
 
 
 def page_not_found(request, exception=None):

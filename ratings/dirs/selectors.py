@@ -42,8 +42,10 @@ def dirs_player_games(*, player_id: int) -> QuerySet[DirsGame]:
 
 
 def dirs_chart_points(*, rating: DirsRating, games: list[DirsGame]) -> list[dict]:
-    """The rating after each game of the player (the first point is the initial rating)."""
-    points = [{"x": 0, "date": None, "rating": rating.initial_rating}]
+    """The rating after each game of the player; the first point is the initial rating, dated with the first game
+    (a rating without games has no chart)."""
+    first = games[0].date.isoformat() if games else None
+    points = [{"x": 0, "date": first, "rating": rating.initial_rating}]
     for i, g in enumerate(games, start=1):
         after = g.white_after if g.white_id == rating.player_id else g.black_after
         points.append({"x": i, "date": g.date.isoformat(), "rating": after})

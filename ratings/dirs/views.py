@@ -23,6 +23,7 @@ from . import calculator, selectors, services
 from .filters import DirsRatingFilter
 from .forms import DirsGameForm, DirsHandicapForm, DirsInitialForm
 from .models import DirsRating
+from .sections import chart_of
 from .tables import DirsGameTable, DirsLeaderboardTable
 
 PER_PAGE = 50
@@ -65,7 +66,8 @@ def player(request, player_id: int):
     points = selectors.dirs_chart_points(rating=rating, games=games)
     table = DirsGameTable(list(reversed(games)), player_id=player_id)
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
-    return render(request, "dirs/player.html", {"rating": rating, "points": points, "table": table})
+    context = {"rating": rating, "points": points, "chart": chart_of(points), "table": table}
+    return render(request, "dirs/player.html", context)
 
 
 @login_required

@@ -6,6 +6,7 @@ import math
 
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
@@ -46,6 +47,10 @@ def list_detail(request, slug: str):
         "rating_list": rating_list,
         "name": rating_list.display_name(current_language()),
         "date_message": shown.message,
+        "breadcrumbs": [
+            {"label": _("Card games"), "url": reverse("ratings:gorbunov:index")},
+            {"label": rating_list.display_name(current_language())},
+        ],
     }
     cities, countries = player_places()
     if snapshot is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.core.paginator import Paginator
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
@@ -59,7 +60,16 @@ def list_detail(request, slug: str):
     # The page shows entries only: the summary (every counted and excluded tournament) is not read.
     shown = list_for_date(list_snapshots(rating_list=rating_list, summary=False), asked)
     snapshot = shown.snapshot
-    context = {"rating_list": rating_list, "snapshot": snapshot, "date_message": shown.message, "as_of": asked.day}
+    context = {
+        "rating_list": rating_list,
+        "snapshot": snapshot,
+        "date_message": shown.message,
+        "as_of": asked.day,
+        "breadcrumbs": [
+            {"label": _("Mahjong"), "url": reverse("ratings:mahjong:index")},
+            {"label": rating_list.display_name(current_language())},
+        ],
+    }
     if snapshot is not None:
         entries = snapshot_entries(snapshot=snapshot)
         cities, countries = snapshot_places(snapshot=snapshot)

@@ -270,3 +270,17 @@ def player_version_fragments(player_id: int) -> list:
         (f"SELECT MAX(updated_at) FROM {table} WHERE player_id = %s", [player_id]),
         (f"SELECT MAX(deal_id) FROM {results} WHERE player_id = %s", [player_id]),
     ]
+
+
+def games_page(*, page_number) -> tuple:
+    """Games newest first, a page of 50 with their players (two queries a page: games and seats)."""
+    from django.core.paginator import Paginator
+    from django.db.models import Prefetch
+
+    games = (
+        Game.objects.order_by("-played_at", "-id")
+        .annotate(deal_count=Count("deals"))
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("id")))
+    )
+    page = Paginator(games, 50).get_page(page_number)
+    return page

@@ -1,6 +1,7 @@
-"""Every page type at a 390-px phone and a 1366-px desktop (issue 16): the page never scrolls sideways, and where
-the page shows a rating, the rating column is inside the viewport. A screenshot of each page at each width is
-written to ``$ARTIFACTS/screenshots`` (or ``tests/web/screenshots/``, ignored by git) for CI to keep.
+"""Every page type at a 390-px phone and a 1366-px desktop (issue 16): the page never scrolls sideways, where the
+page shows a rating the rating column is inside the viewport, and every chart is drawn on a time axis. A screenshot
+of each page at each width is written to ``$ARTIFACTS/screenshots`` (or ``tests/web/screenshots/``, ignored by git)
+for CI to keep.
 
 The pages are those of a small demo federation (``demo_data --players 60 --years 1``), built once through the
 services, so that every list, chart, explanation and table is filled as on a real site.
@@ -33,6 +34,10 @@ MEASURE = """() => {
     viewport: root.clientWidth,
     scroll: root.scrollWidth,
     rating: box ? {left: box.left, right: box.right} : null,
+    charts: [...document.querySelectorAll('canvas.fed-chart')].map(canvas => {
+      const chart = window.Chart && Chart.getChart(canvas);
+      return chart ? chart.scales.x.type : 'not drawn';
+    }),
   };
 }"""
 
@@ -105,6 +110,7 @@ def test_every_page_type_fits_a_phone_and_a_desktop_with_the_rating_on_screen(li
     SHOTS.mkdir(parents=True, exist_ok=True)
     problems = []
     checked = 0
+    charts = 0
     for width in WIDTHS:
         context = browser.new_context(locale="ru-RU", viewport={"width": width, "height": 844})
         page = context.new_page()
@@ -120,6 +126,9 @@ def test_every_page_type_fits_a_phone_and_a_desktop_with_the_rating_on_screen(li
             checked += 1
             if box["scroll"] > box["viewport"]:
                 problems.append(f"{width}px {address}: scrolls sideways ({box['scroll']} > {box['viewport']} px)")
+            if any(kind != "time" for kind in box["charts"]):
+                problems.append(f"{width}px {address}: a chart not drawn on a time axis ({box['charts']})")
+            charts += len(box["charts"])
             if has_rating:
                 if box["rating"] is None:
                     problems.append(f"{width}px {address}: no rating column shown")
@@ -128,3 +137,4 @@ def test_every_page_type_fits_a_phone_and_a_desktop_with_the_rating_on_screen(li
         context.close()
     assert not problems, "\n".join(problems)
     assert checked == 2 * len(pages())
+    assert charts >= 2 * 4  # the player's page, the mahjong player, the DIRS player: every chart drawn
