@@ -52,3 +52,40 @@ def gorbunov_rebuild(modeladmin, request, queryset):
 
 
 RATING_LIST_ACTIONS = [gorbunov_publish_now, gorbunov_rebuild]
+
+
+def tournament_counting(tournament) -> list[str]:
+    """For the tournament's admin page: in which Gorbunov lists it counts, and from which Monday's publication
+    (``selectors.tournament_ratings``, the reasons the public page gives, worded for its organiser and staff)."""
+    from django.utils import timezone
+
+    from ratings.gorbunov import selectors
+
+    lines = []
+    for item in selectors.tournament_ratings(tournament=tournament, today=timezone.localdate()):
+        name = item.rating_list.name
+        monday = item.waiting_for.isoformat() if item.waiting_for else ""
+        if item.changes:
+            text = _("%(list)s: rated in the publication of %(monday)s (%(count)d players).") % {
+                "list": name,
+                "monday": item.changes[0].snapshot.as_of.isoformat(),
+                "count": len(item.changes),
+            }
+        elif item.reason_code == "format":
+            text = _("%(list)s: does not take this format; the tournament will not count there.") % {"list": name}
+        elif item.reason_code == "not_approved":
+            text = _(
+                "%(list)s: once approved, rated in the weekly publication of Monday %(monday)s at 06:00 "
+                "(if approved before then)."
+            ) % {"list": name, "monday": monday}
+        elif item.reason_code == "too_small":
+            text = _("%(list)s: will not count, fewer than %(n)d players.") % {"list": name, "n": item.minimum}
+        elif item.reason_code == "waiting":
+            text = _("%(list)s: will be rated in the weekly publication of Monday %(monday)s at 06:00.") % {
+                "list": name,
+                "monday": monday,
+            }
+        else:
+            text = _("%(list)s: will not count until its places run 1..U and K is set.") % {"list": name}
+        lines.append(text)
+    return lines

@@ -194,3 +194,19 @@ TOURNAMENT_ACTIONS = [
     mahjong_rank_restriction_not_legitimate,
     mahjong_check,
 ]
+
+
+def tournament_counting(tournament) -> list[str]:
+    """For the tournament's admin page: whether the mahjong lists will take it, and when (the nightly job)."""
+    from tournaments.models import Discipline, TournamentStatus
+
+    if tournament.discipline != Discipline.MAHJONG:
+        return []
+    if tournament.status != TournamentStatus.APPROVED or not tournament.accredited:
+        return [
+            _(
+                "Mahjong lists (RR, CRR, online): taken once the tournament is approved and accredited, in the "
+                "nightly computation at 03:00 after that."
+            )
+        ]
+    return [_("Mahjong lists (RR, CRR, online): counted from the nightly computation at 03:00 after its approval.")]
