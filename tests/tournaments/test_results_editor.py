@@ -130,7 +130,8 @@ def test_a_player_already_on_another_page_is_refused_with_the_row(client):
         response = client.post("/en" + _editor(tournament) + "?page=2", data)
     text = response.content.decode()
     assert response.status_code == 200
-    assert "Row 61:" in text and "is already at place 1 on another page" in text
+    assert "Row 61:" in text
+    assert "is already at place 1 on another page" in text
     assert tournament.results.count() == 60
 
 
@@ -248,7 +249,8 @@ def test_a_likely_duplicate_is_shown_before_a_new_player_is_created(client):
     response = client.post("/en/admin/federation/player/add/", data)
     text = response.content.decode()
     assert response.status_code == 200
-    assert "Possible duplicates" in text and f"№{existing.pk}" in text
+    assert "Possible duplicates" in text
+    assert f"№{existing.pk}" in text
     assert Player.objects.count() == 1
     response = client.post("/en/admin/federation/player/add/", {**data, "not_a_duplicate": "on"})
     assert response.status_code == 302
@@ -269,7 +271,8 @@ def test_k_refusal_is_in_an_open_section(client):
     text = client.post("/en/admin/tournaments/tournament/add/", data).content.decode()
     assert "Only federation staff may set K above 2" in text
     fieldset = re.search(r'<fieldset class="([^"]*)"[^>]*>(?:(?!</fieldset>).)*name="k"', text, re.S)
-    assert fieldset is not None and "collapse" not in fieldset.group(1)
+    assert fieldset is not None
+    assert "collapse" not in fieldset.group(1)
 
 
 def test_card_tournament_without_a_format_is_refused(client):
