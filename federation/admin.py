@@ -148,3 +148,8 @@ class PlayerAdmin(SimpleHistoryAdmin):
             "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
         }
         return TemplateResponse(request, "admin/federation/player/merge.html", context)
+
+
+admin.site.site_header = _("Federation ratings: administration")
+admin.site.site_title = _("Federation ratings")
+admin.site.index_title = _("Administration")

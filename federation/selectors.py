@@ -50,7 +50,7 @@ def _spellings(word: str) -> list[str]:
     if latin != word:
         variants.append(latin)
     key = latin_key(word).replace(" ", "")
-    if key and word.isascii() and key not in variants:
+    if key and word.isascii() and word.isalpha() and key not in variants:
         variants.append(key)
     return variants
 

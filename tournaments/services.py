@@ -14,8 +14,17 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from tournaments.models import ORGANISER_MAX_K, Discipline, Result, Tournament, TournamentStatus
+
+#: The change reasons the workflow records in a tournament's history (shown translated there).
+CHANGE_REASONS = [
+    gettext_noop("submitted"),
+    gettext_noop("approved"),
+    gettext_noop("returned to draft"),
+    gettext_noop("accredited"),
+]
 
 
 @dataclass(frozen=True)
