@@ -223,9 +223,7 @@ class JobRun(models.Model):
         ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:
-        from ratings.jobs import job_label
-
-        return f"{job_label(self.kind)} ({timezone.localtime(self.created_at):%Y-%m-%d %H:%M})"
+        return f"{self.kind} ({timezone.localtime(self.created_at):%Y-%m-%d %H:%M})"
 
     @property
     def running(self) -> bool:
