@@ -204,12 +204,22 @@ def tournament_results_save(
         raise ValidationError(reason)
     save_rows, delete_rows = list(save_rows), list(delete_rows)
     touched = {r.player_id for r in save_rows + delete_rows if r.player_id}
-    before_ids = [r.pk for r in save_rows if r.pk]
-    touched |= set(Result.objects.filter(pk__in=before_ids).exclude(player=None).values_list("player_id", flat=True))
+    stored = dict(
+        Result.objects.filter(tournament=tournament, pk__in=[r.pk for r in save_rows if r.pk]).values_list(
+            "pk", "player_id"
+        )
+    )
+    touched |= {player_id for player_id in stored.values() if player_id}
     deleted = 0
     if delete_rows:
-        deleted, _unused = Result.objects.filter(tournament=tournament, pk__in=[r.pk for r in delete_rows]).delete()
+        Result.objects.filter(tournament=tournament, pk__in=[r.pk for r in delete_rows]).delete()
         deleted = len(delete_rows)
+    # Rows whose player changes let go of their old player first, so that two players swapped between rows (or a
+    # player moved to a row whose player moves on) never meet the one-row-per-player constraint half-way. A plain
+    # UPDATE: the history keeps only each row's final state.
+    moving = [r.pk for r in save_rows if stored.get(r.pk) is not None and stored[r.pk] != r.player_id]
+    if moving:
+        Result.objects.filter(pk__in=moving).update(player=None, participant_name="…")
     added = changed = 0
     for row in save_rows:
         if row.tournament_id != tournament.pk:

@@ -22,17 +22,17 @@ pytestmark = pytest.mark.django_db
 
 @contextmanager
 def _eager(value: bool, broker: str | None = None):
-    old = (app.conf.task_always_eager, app.conf.broker_url)
+    old = (app.conf.task_always_eager, app.conf.broker_url, app.conf.broker_write_url)
     app.conf.task_always_eager = value
     if broker is not None:
-        app.conf.broker_url = broker
-        app._pool = None
+        app.conf.broker_url = app.conf.broker_write_url = broker
+        app._pool = app.amqp._producer_pool = None
     try:
         yield
     finally:
-        app.conf.task_always_eager, app.conf.broker_url = old
+        app.conf.task_always_eager, app.conf.broker_url, app.conf.broker_write_url = old
         if broker is not None:
-            app._pool = None
+            app._pool = app.amqp._producer_pool = None
 
 
 def _publisher(client, username="olga"):

@@ -359,3 +359,22 @@ def test_draft_has_no_link_to_a_404_and_says_when_and_where_it_counts(client):
     text = client.get("/en" + _change(tournament)).content.decode()
     assert "viewsitelink" in text
     assert client.get(tournament.get_absolute_url()).status_code == 200
+
+
+def test_two_players_swapped_between_rows_are_saved(client):
+    user = organiser()
+    tournament = _tournament_with(4, organiser=user)
+    rows = list(tournament.results.order_by("place"))
+    client.force_login(user)
+    data = {"form-TOTAL_FORMS": "4", "form-INITIAL_FORMS": "4"}
+    for i, row in enumerate(rows):
+        data.update({f"form-{i}-id": row.pk, f"form-{i}-place": row.place, f"form-{i}-player": row.player_id})
+        data[f"form-{i}-participant_name"] = ""
+    data["form-0-player"], data["form-1-player"] = rows[1].player_id, rows[0].player_id
+    response = client.post(_editor(tournament), data)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    assert list(tournament.results.order_by("place").values_list("player_id", flat=True)[:2]) == [
+        rows[1].player_id,
+        rows[0].player_id,
+    ]
+    assert not tournament.results.filter(participant_name="…").exists()
