@@ -1,4 +1,5 @@
-"""Rating lists in the admin: parameters validated by the engine; snapshots and changes read-only.
+"""Rating lists in the admin: parameters validated by the engine; snapshots, entries and changes read-only and
+undeletable for everyone (``PublishedRecordAdmin``); a list with a snapshot cannot be deleted.
 
 Each rating system's home adds its own staff actions and pages on ``RatingList`` in its ``admin.py``
 (``RATING_LIST_ACTIONS`` and ``rating_list_urls(model_admin)``, found by ``federation.admin.installed_admin_hooks``).
@@ -15,9 +16,9 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
-from simple_history.admin import SimpleHistoryAdmin
 
 from federation.admin import installed_admin_hooks
+from federation.admin_security import AuditedHistoryAdmin, FederationModelAdmin, PublishedRecordAdmin
 from ratings.jobs import JOBS, JobNotStarted, job_again, job_command, job_label, job_refresh, job_summary
 from ratings.models import JobRun, JobState, RatingChange, RatingEntry, RatingList, RatingSnapshot
 
@@ -47,11 +48,18 @@ def job_start_message(modeladmin, request, start) -> JobRun | None:
 
 
 @admin.register(RatingList)
-class RatingListAdmin(SimpleHistoryAdmin):
+class RatingListAdmin(AuditedHistoryAdmin):
     list_display = ["name", "slug", "engine", "is_active", "ordering"]
     list_filter = ["engine", "is_active"]
     prepopulated_fields = {"slug": ["name"]}
     search_fields = ["name", "name_en", "slug"]
+
+    def has_delete_permission(self, request, obj=None):
+        """A list is deleted only before anything is published in it (deleting it would delete its snapshots);
+        the changelist's bulk delete, which cannot tell, is not offered."""
+        if obj is None or obj.snapshots.exists():
+            return False
+        return super().has_delete_permission(request, obj)
 
     def get_actions(self, request):
         actions = super().get_actions(request)
@@ -82,23 +90,15 @@ class RatingListAdmin(SimpleHistoryAdmin):
         return HttpResponseRedirect(job_url(run))
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-
 @admin.register(RatingSnapshot)
-class RatingSnapshotAdmin(ReadOnlyAdmin):
+class RatingSnapshotAdmin(PublishedRecordAdmin):
     list_display = ["rating_list", "as_of", "computed_at"]
     list_filter = ["rating_list"]
     date_hierarchy = "as_of"
 
 
 @admin.register(RatingEntry)
-class RatingEntryAdmin(ReadOnlyAdmin):
+class RatingEntryAdmin(PublishedRecordAdmin):
     list_display = ["snapshot", "rank", "player", "rating", "delta", "events"]
     list_select_related = ["snapshot__rating_list", "player"]
     list_filter = ["snapshot__rating_list"]
@@ -108,7 +108,7 @@ class RatingEntryAdmin(ReadOnlyAdmin):
 
 
 @admin.register(RatingChange)
-class RatingChangeAdmin(ReadOnlyAdmin):
+class RatingChangeAdmin(PublishedRecordAdmin):
     list_display = ["rating_list", "player", "tournament", "event_date", "before", "delta", "after"]
     list_select_related = ["rating_list", "player", "tournament"]
     list_filter = ["rating_list"]
@@ -117,7 +117,7 @@ class RatingChangeAdmin(ReadOnlyAdmin):
 
 
 @admin.register(JobRun)
-class JobRunAdmin(admin.ModelAdmin):
+class JobRunAdmin(FederationModelAdmin):
     """Every run of a long job, newest first, for federation staff: who started it, when, what it changed or why it
     failed; a run's page follows it while it runs and offers to run a failed or lost one again."""
 

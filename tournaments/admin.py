@@ -6,9 +6,9 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
-from simple_history.admin import SimpleHistoryAdmin
 
 from federation.admin import installed_admin_hooks
+from federation.admin_security import AuditedHistoryAdmin
 from tournaments import services
 from tournaments.models import Discipline, Stage, Tournament, TournamentStatus
 
@@ -20,9 +20,11 @@ STAFF_ONLY_FIELDS = [
     "accredited",
     "accredited_by",
     "accredited_at",
+    "open_ema_judged_by",
+    "open_ema_judged_at",
 ]
 #: Judgements of federation staff, editable by them only.
-STAFF_JUDGEMENT_FIELDS = ["accreditation_note", "rank_restriction_legitimate"]
+STAFF_JUDGEMENT_FIELDS = ["accreditation_note", "rank_restriction_legitimate", "is_open", "ema"]
 
 
 class TournamentAdminForm(forms.ModelForm):
@@ -89,7 +91,7 @@ class StageInline(LockedWhenApprovedMixin, admin.TabularInline):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(SimpleHistoryAdmin):
+class TournamentAdmin(AuditedHistoryAdmin):
     form = TournamentAdminForm
     inlines = [StageInline]
     list_display = ["name", "discipline", "end_date", "city", "status", "coefficient", "accreditation", "organiser"]
@@ -109,7 +111,7 @@ class TournamentAdmin(SimpleHistoryAdmin):
                 ("hanchans", "participants"),
                 ("accredited", "accredited_by", "accredited_at"),
                 "accreditation_note",
-                ("is_open", "ema"),
+                ("is_open", "ema", "open_ema_judged_by", "open_ema_judged_at"),
                 ("online", "online_platform"),
                 ("rank_restricted", "rank_restriction_legitimate"),
             ],
@@ -208,6 +210,8 @@ class TournamentAdmin(SimpleHistoryAdmin):
         if not change and obj.organiser_id is None:
             obj.organiser = request.user
         super().save_model(request, obj, form, change)
+        if {"is_open", "ema"} & set(form.changed_data):
+            services.tournament_open_ema_judge(tournament=obj, user=request.user, is_open=obj.is_open, ema=obj.ema)
 
     def get_actions(self, request):
         """The workflow's actions, and those each rating system's home adds (``TOURNAMENT_ACTIONS`` in its admin)."""
