@@ -1,6 +1,7 @@
 """``{% load fmt %}``: the template side of ``federation.formatting`` (one way to write numbers and dates)."""
 
 from django import template
+from django.utils.translation import get_language
 
 from federation import formatting
 
@@ -47,3 +48,21 @@ def export_as(url, kind):
 def plain(text):
     """An engine's explanation without programmer's notation (``federation.formatting.plain_explanation``)."""
     return formatting.plain_explanation(text)
+
+
+@register.filter
+def name(player):
+    """A player's name in the reader's alphabet (Latin on the English pages when known)."""
+    if player is None:
+        return ""
+    return player.display_name(get_language() or "ru")
+
+
+@register.filter
+def other_name(player):
+    """The player's name in the other alphabet, shown beside the first (empty when there is none)."""
+    if player is None:
+        return ""
+    if (get_language() or "ru").startswith("en"):
+        return player.full_name if player.last_name_latin else ""
+    return player.full_name_latin

@@ -1,5 +1,6 @@
 import datetime
 import random
+import re
 
 import pytest
 from django.test import override_settings
@@ -131,3 +132,17 @@ def test_calculator_refuses_bad_input(client, params, field):
     response = client.get("/en/preferans/calculator/data/", params)
     assert response.status_code == 400
     assert response.json()["errors"][0]["field"] == field
+
+
+def test_the_list_of_games_newest_first_with_their_tables(client, django_assert_max_num_queries):
+    players = _played(games=3)
+    with django_assert_max_num_queries(6):
+        response = client.get("/en/preferans/games/")
+    assert response.status_code == 200
+    text = response.content.decode()
+    rows = text.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+    assert rows.count("<tr>") == 3
+    assert players[0].display_name("en") in rows
+    dates = re.findall(r'<a href="/en/preferans/games/\d+/">([^<]+)</a>', rows)
+    assert len(dates) == 3
+    assert '<a href="/en/preferans/games/">' in client.get("/en/preferans/").content.decode()
