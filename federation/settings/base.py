@@ -32,6 +32,7 @@ INSTALLED_APPS = [
     "django_filters",
     "django_celery_beat",
     "simple_history",
+    "ninja",
     "federation",
     "tournaments",
     "ratings",
