@@ -149,12 +149,22 @@ def not_found(request, rest: str = ""):
     return error_response("", "there is nothing at this address of the API", 404)
 
 
-def api_urlpatterns(api: NinjaAPI) -> list:
-    """The API's URL patterns with every view wrapped by ``_json_everywhere``, and a JSON 404 for the rest."""
+def _finishing(view, after):
+    @functools.wraps(view)
+    def wrapped(request, *args, **kwargs):
+        return after(request, view(request, *args, **kwargs))
+
+    return wrapped
+
+
+def api_urlpatterns(api: NinjaAPI, after=None) -> list:
+    """The API's URL patterns with every view wrapped by ``_json_everywhere`` (and ``after(request, response)``,
+    e.g. the public API's conditional answers), and a JSON 404 for the rest."""
     from django.urls import path
 
     patterns, _app, _namespace = api.urls
     for pattern in patterns:
         if hasattr(pattern, "callback"):
-            pattern.callback = _json_everywhere(pattern.callback)
+            view = pattern.callback if after is None else _finishing(pattern.callback, after)
+            pattern.callback = _json_everywhere(view)
     return [*patterns, path("<path:rest>", not_found)]
