@@ -13,8 +13,8 @@ import datetime
 API_MAX_BODY_BYTES = 2 * 1024 * 1024
 #: Deals in one batch.
 API_MAX_BATCH = 1000
-#: How deeply a request's JSON may nest (a batch with an inline game nests 5 deep); deeper is refused unread.
-API_MAX_JSON_DEPTH = 32
+#: JSON nested deeper than Python's parser reads (about a thousand levels) is refused as "nests too deeply"; any
+#: other shape the schemas do not describe is refused at its first level (a request nests at most 4 deep).
 #: A server's game and deal ids: 1 to 100 characters (the database's column), printable text only (no NUL, no
 #: control characters, no lone surrogates: PostgreSQL refuses the first and UTF-8 cannot carry the last).
 API_MAX_ID_CHARS = 100
