@@ -123,16 +123,24 @@ def install_error_handlers(api: NinjaAPI, *, auth_message: str = "") -> None:
 
 
 def _json_everywhere(view):
-    """A body announced larger than the bound is refused unread (413); a method the address does not take is
-    answered 405 in JSON, with its ``Allow`` header, like every other error."""
+    """A body announced larger than the bound is refused unread (413); ``HEAD`` is answered as ``GET`` without the
+    body; a method the address does not take is answered 405 in JSON, with its ``Allow`` header, like every other
+    error."""
 
     @functools.wraps(view)
     def wrapped(request, *args, **kwargs):
         length = request.META.get("CONTENT_LENGTH") or ""
         if length.isdigit() and int(length) > API_MAX_BODY_BYTES:
             return error_response("body", f"is larger than {API_MAX_BODY_BYTES} bytes", 413)
+        head = request.method == "HEAD"
+        if head:  # HEAD wherever GET is allowed (uptime monitors, caches): the GET's headers, no body
+            request.method = "GET"
         try:
             response = view(request, *args, **kwargs)
+            if head:
+                request.method = "HEAD"
+                if response.status_code != 405:
+                    response.content = b""
         except RequestDataTooBig:
             return error_response("body", f"is larger than {API_MAX_BODY_BYTES} bytes", 413)
         if response.status_code == 405 and not response.get("Content-Type", "").startswith("application/json"):

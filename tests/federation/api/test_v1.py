@@ -287,7 +287,36 @@ def test_cors_lets_other_sites_read_but_not_write(client, db):
     assert "Access-Control-Allow-Origin" not in game_server
 
 
+def test_head_is_answered_like_get_without_the_body(client, db):
+    response = client.head(f"{V1}/lists/")
+    assert response.status_code == 200
+    assert response["ETag"] == client.get(f"{V1}/lists/")["ETag"]
+    assert response.content == b""
+
+
 def test_writes_and_unknown_addresses_are_json(client, db):
     _refused(client.post(f"{V1}/lists/"), 405, "method")
     assert client.get(f"{V1}/nothing/").status_code == 404
     assert client.get(f"{V1}/nothing/")["Content-Type"] == "application/json"
+
+
+# --- bounded queries whatever the page size ----------------------------------------------------------------------
+
+
+def test_answers_read_a_bounded_number_of_queries(client, demo, django_assert_max_num_queries):
+    """A page of 100 rows costs the same queries as a page of 5: no query per row."""
+    for item in RatingList.objects.filter(is_active=True):
+        with django_assert_max_num_queries(8):
+            _ok(client, f"{V1}/lists/{item.slug}/?per_page=100")
+    player = Player.objects.filter(is_bot=False, preferans_games__isnull=False).first()
+    with django_assert_max_num_queries(12):
+        _ok(client, f"{V1}/players/{player.pk}/history/?per_page=100")
+    with django_assert_max_num_queries(20):
+        _ok(client, f"{V1}/players/{player.pk}/")
+    with django_assert_max_num_queries(5):
+        _ok(client, f"{V1}/players/?per_page=100")
+    with django_assert_max_num_queries(5):
+        _ok(client, f"{V1}/tournaments/?per_page=100")
+    for tournament in Tournament.objects.filter(status=TournamentStatus.APPROVED).order_by("discipline", "pk")[::7]:
+        with django_assert_max_num_queries(20):
+            _ok(client, f"{V1}/tournaments/{tournament.pk}/")
