@@ -28,7 +28,11 @@ class DirsLeaderboardTable(tables.Table):
         empty_values=(),
         attrs={"td": {"class": "text-nowrap"}},
     )
-    rating = tables.Column(verbose_name=_("DIRS"), attrs=RATING)
+    # Equal ratings in the selector's order (name, then id), so that a page never shows a player twice or drops one
+    # at its edge; the API's list (/api/v1/) is in the same order.
+    rating = tables.Column(
+        verbose_name=_("DIRS"), order_by=("rating", "-player__last_name", "-player_id"), attrs=RATING
+    )
     acceleration = tables.Column(verbose_name=_("Acceleration"), attrs=NUMBER_FOLD)
     games = tables.Column(verbose_name=_("Games"), attrs=NUMBER_FOLD)
     club = tables.Column(
