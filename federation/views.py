@@ -2,7 +2,7 @@ from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
 from federation.exports import csv_response
@@ -23,7 +23,7 @@ RATINGS_PAGE = {
 }
 
 
-@require_GET
+@require_safe
 def home(request):
     counts = dict(
         public_tournaments().order_by().values_list("discipline").annotate(n=Count("pk")).values_list("discipline", "n")
@@ -37,7 +37,7 @@ def home(request):
     return render(request, "federation/home.html", {"disciplines": disciplines, "latest": latest, "stats": stats})
 
 
-@require_GET
+@require_safe
 def player_list_view(request):
     player_filter = PlayerFilter(request.GET, queryset=player_list())
     table = PlayerTable(player_filter.qs)
@@ -47,7 +47,7 @@ def player_list_view(request):
     return render(request, "federation/player_list.html", {"filter": player_filter, "table": table})
 
 
-@require_GET
+@require_safe
 def player_detail(request, pk: int):
     player = get_object_or_404(Player.objects.select_related("club"), pk=pk, is_bot=False)
     table = PlayerResultTable(player_results(player=player))
@@ -58,3 +58,7 @@ def player_detail(request, pk: int):
 
 def page_not_found(request, exception=None):
     return render(request, "404.html", {"message": _("This page does not exist.")}, status=404)
+
+
+def bad_request(request, exception=None):
+    return render(request, "400.html", {"message": _("The address cannot be read.")}, status=400)

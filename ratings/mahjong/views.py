@@ -6,7 +6,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
 from federation.exports import csv_response
@@ -39,7 +39,7 @@ def _list_or_404(slug: str) -> RatingList:
     return rating_list
 
 
-@require_GET
+@require_safe
 def index(request):
     lists = list(mahjong_lists())
     snapshots = latest_snapshots(lists=lists)
@@ -48,7 +48,7 @@ def index(request):
     return render(request, "mahjong/index.html", {"rows": rows})
 
 
-@require_GET
+@require_safe
 def list_detail(request, slug: str):
     rating_list = _list_or_404(slug)
     asked = asked_date(request.GET)
@@ -68,7 +68,7 @@ def list_detail(request, slug: str):
     return render(request, "mahjong/list.html", context)
 
 
-@require_GET
+@require_safe
 def dates(request, slug: str):
     rating_list = _list_or_404(slug)
     snapshots = snapshot_dates(rating_list=rating_list)
@@ -76,7 +76,7 @@ def dates(request, slug: str):
     return render(request, "mahjong/dates.html", {"rating_list": rating_list, "page": page})
 
 
-@require_GET
+@require_safe
 def tournaments(request, slug: str):
     rating_list = _list_or_404(slug)
     shown = list_for_date(list_snapshots(rating_list=rating_list), asked_date(request.GET))
@@ -111,7 +111,7 @@ def tournaments(request, slug: str):
     )
 
 
-@require_GET
+@require_safe
 def player(request, pk: int):
     player = get_object_or_404(Player.objects.select_related("club"), pk=pk, is_bot=False)
     asked = asked_date(request.GET)
@@ -121,12 +121,12 @@ def player(request, pk: int):
     return render(request, "mahjong/player.html", context)
 
 
-@require_GET
+@require_safe
 def calculator_page(request):
     return render(request, "mahjong/calculator.html", {"query": request.GET})
 
 
-@require_GET
+@require_safe
 def calculator_json(request):
     try:
         data = calculator.parse(request.GET)

@@ -7,7 +7,7 @@ import math
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
 from federation.exports import csv_response
@@ -23,7 +23,7 @@ CALC_DEFAULT_RATINGS = [1000, 1200, 1400, 1600, 1800, 2000, 2200]
 CALC_DEFAULT_TABLES = [1000, 1200, 1400, 1600, 1800, 2000, 2200]
 
 
-@require_GET
+@require_safe
 def index(request):
     league = request.GET.get("league", League.AMATEUR)
     if league not in League.values:
@@ -46,14 +46,14 @@ def index(request):
     return render(request, "preferans/index.html", context)
 
 
-@require_GET
+@require_safe
 def game_detail(request, pk: int):
     game = get_object_or_404(Game.objects.select_related("server"), pk=pk)
     context = {"game": game, "deals": selectors.game_deals(game=game), "totals": selectors.game_totals(game=game)}
     return render(request, "preferans/game_detail.html", context)
 
 
-@require_GET
+@require_safe
 def calculator(request):
     context = {"ratings": CALC_DEFAULT_RATINGS, "tables": CALC_DEFAULT_TABLES, "whists": 0}
     return render(request, "preferans/calculator.html", context)
@@ -81,7 +81,7 @@ def _numbers(raw: str, name: str) -> list[float]:
     return values
 
 
-@require_GET
+@require_safe
 def calculator_data(request):
     """The calculator's cells as JSON, from the engine's ``deal_delta``: one formula for the page and the rating."""
     try:
