@@ -1,5 +1,8 @@
 from importlib import import_module
 
+from axes.admin import AccessAttemptAdmin
+from axes.handlers.proxy import AxesProxyHandler
+from axes.models import AccessAttempt
 from django.apps import apps
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -99,3 +102,20 @@ class PlayerAdmin(AuditedHistoryAdmin):
             "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
         }
         return TemplateResponse(request, "admin/federation/player/merge.html", context)
+
+
+class LoginAttemptAdmin(AccessAttemptAdmin):
+    """django-axes' failed logins (staff unlock a name by deleting its attempts).
+
+    Its "clean up expired attempts" action reads a request attribute that only a login request carries, and
+    answered 500 in the admin (django-axes 8.3.1); the attribute is set here first.
+    """
+
+    @admin.action(description=_("Clean up expired attempts"))
+    def cleanup_expired_attempts(self, request, queryset):
+        AxesProxyHandler.update_request(request)
+        return super().cleanup_expired_attempts(request, queryset)
+
+
+admin.site.unregister(AccessAttempt)
+admin.site.register(AccessAttempt, LoginAttemptAdmin)
