@@ -37,7 +37,7 @@ from django_celery_beat.models import (
 from federation.models import BotLevel, Club
 from ratings.dirs.models import DirsRating
 from ratings.dirs.services import dirs_game_record
-from ratings.models import RatingChange, RatingEntry, RatingList, RatingSnapshot
+from ratings.models import JobRun, RatingChange, RatingEntry, RatingList, RatingSnapshot
 from ratings.preferans.models import DealResult, GameServer, PreferansRating
 from ratings.preferans.services import DealInput, deals_apply, game_create
 from tests.factories import PlayerFactory, TournamentFactory, federation_staff, organiser
@@ -171,6 +171,7 @@ def world_build() -> World:
         "ratings.ratingsnapshot": snapshot,
         "ratings.ratingentry": entry,
         "ratings.ratingchange": change,
+        "ratings.jobrun": JobRun.objects.create(task_id="matrix", kind="mahjong_daily", state="failed"),
         "preferans.gameserver": server,
         "preferans.game": game,
         "preferans.preferansrating": PreferansRating.objects.get(player=players[0]),
