@@ -55,5 +55,6 @@ XLSX_MAX_RATIO = 100
 #: Parts of a workbook (sheets, styles, strings...): a real one has a dozen or two.
 XLSX_MAX_PARTS = 200
 #: A CSV file's rows are read one by one and the file is refused at the first row beyond its limit, never read
-#: whole first: results (``tournaments.importing.MAX_ROWS``) and the admin's preferans deals preview here.
-PREFERANS_IMPORT_MAX_ROWS = 100_000
+#: whole first (``tournaments.importing.MAX_ROWS`` for results).
+#: The admin's preview of a preferans deals file rates every deal but lists only the first ones.
+PREFERANS_PREVIEW_DEALS = 200
