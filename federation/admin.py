@@ -1,5 +1,8 @@
 from importlib import import_module
 
+from axes.admin import AccessAttemptAdmin
+from axes.handlers.proxy import AxesProxyHandler
+from axes.models import AccessAttempt
 from django import forms
 from django.apps import apps
 from django.contrib import admin, messages
@@ -216,6 +219,22 @@ class SiteIdentityAdmin(FederationModelAdmin):
 
 # The admin's header and title show the federation's own name (templates/admin/base_site.html, SiteIdentity);
 # these are Django's fallbacks, e.g. for pages rendered without the site's context processors.
+class LoginAttemptAdmin(AccessAttemptAdmin):
+    """django-axes' failed logins (staff unlock a name by deleting its attempts).
+
+    Its "clean up expired attempts" action reads a request attribute that only a login request carries, and
+    answered 500 in the admin (django-axes 8.3.1); the attribute is set here first.
+    """
+
+    @admin.action(description=_("Clean up expired attempts"))
+    def cleanup_expired_attempts(self, request, queryset):
+        AxesProxyHandler.update_request(request)
+        return super().cleanup_expired_attempts(request, queryset)
+
+
+admin.site.unregister(AccessAttempt)
+admin.site.register(AccessAttempt, LoginAttemptAdmin)
+
 admin.site.site_header = _("Federation ratings: administration")
 admin.site.site_title = _("Federation ratings")
 admin.site.index_title = _("Administration")

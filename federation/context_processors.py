@@ -1,17 +1,34 @@
 from django.conf import settings
-from django.urls import translate_url
+from django.urls import Resolver404, resolve, reverse, translate_url
+from django.utils import translation
 from django.utils.translation import get_language
 
 
 def language_links(request):
-    """The same page in each language, for the switch in the header (Russian at the root, English under /en/)."""
+    """The same page in each language, for the switch in the header (Russian at the root, English under /en/).
+
+    Only an address the site resolves is translated; any other (a 404 page) links to each language's home page.
+    The raw path is never echoed: ``GET //evil.example/x`` gave links a browser resolves to another site.
+    """
     current = get_language()
+    try:
+        resolve(request.path_info)
+        known = True
+    except Resolver404:
+        known = False
     query = request.META.get("QUERY_STRING", "")
     links = []
     for code, _name in settings.LANGUAGES:
-        url = translate_url(request.path, code)
-        if query:
-            url = f"{url}?{query}"
+        if known:
+            url = translate_url(request.path, code)
+            if query:
+                url = f"{url}?{query}"
+        else:
+            with translation.override(code):
+                url = reverse("federation:home")
+        if not url.startswith("/") or url.startswith("//") or url.startswith("/\\"):
+            with translation.override(code):
+                url = reverse("federation:home")
         links.append(
             {"code": code, "label": "Русский" if code == "ru" else "English", "url": url, "current": code == current}
         )

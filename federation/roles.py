@@ -45,7 +45,8 @@ ORGANISER_PERMISSIONS = [
 ]
 
 #: Staff get every permission of these apps, including the custom ones (approve, accredit, high K, publish).
-STAFF_APPS = ["federation", "tournaments", "ratings", "dirs", "go", "preferans", "django_celery_beat"]
+#: ``axes``: the record of failed logins; staff read it and unlock a name by deleting its attempts.
+STAFF_APPS = ["federation", "tournaments", "ratings", "dirs", "go", "preferans", "django_celery_beat", "axes"]
 
 #: Reading the admin's history pages (who changed what): ``federation.admin_security.AUDIT_PERMISSION``.
 STAFF_EXTRA_PERMISSIONS = ["admin.view_logentry"]

@@ -14,6 +14,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import io
+import zipfile
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,7 +29,37 @@ from django.template.defaultfilters import filesizeformat
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 
+from federation import bounds
 from ratings.engines.common import FieldError
+
+
+def xlsx_measure(content: bytes) -> None:
+    """Refuse a workbook whose parts would unpack beyond ``federation.bounds`` before anything parses it.
+
+    An .xlsx is a zip; the size check of the upload sees only the compressed bytes (a 206 KB workbook held a 200 MB
+    string). The zip's directory gives each part's uncompressed size, and Python's ``zipfile`` (which openpyxl reads
+    through) never unpacks more than that size (a part that would is refused as damaged), so these numbers bound
+    what parsing can take.
+    """
+    try:
+        with zipfile.ZipFile(io.BytesIO(content)) as archive:
+            parts = archive.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError) as error:
+        raise ImportFileError(_("The XLSX workbook cannot be read; it may be damaged.")) from error
+    if len(parts) > bounds.XLSX_MAX_PARTS:
+        raise ImportFileError(
+            _("The workbook has %(count)s parts; a workbook of results has far fewer.") % {"count": len(parts)}
+        )
+    total = sum(part.file_size for part in parts)
+    swollen = any(
+        part.file_size > 1024 * 1024 and part.file_size > bounds.XLSX_MAX_RATIO * max(part.compress_size, 1)
+        for part in parts
+    )
+    if total > bounds.XLSX_MAX_UNCOMPRESSED_BYTES or swollen:
+        raise ImportFileError(
+            _("The workbook unpacks to %(size)s; the limit is %(limit)s. Save only the results sheet, or as CSV.")
+            % {"size": filesizeformat(total), "limit": filesizeformat(bounds.XLSX_MAX_UNCOMPRESSED_BYTES)}
+        )
 
 
 class ImportFileError(FieldError):

@@ -31,4 +31,5 @@ urlpatterns += i18n_patterns(
     prefix_default_language=False,
 )
 
+handler400 = "federation.views.bad_request"
 handler404 = "federation.views.page_not_found"

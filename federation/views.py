@@ -4,7 +4,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
 from federation import formatting
@@ -30,7 +30,7 @@ RATINGS_PAGE = {
 }
 
 
-@require_GET
+@require_safe
 def home(request):
     counts = dict(
         public_tournaments().order_by().values_list("discipline").annotate(n=Count("pk")).values_list("discipline", "n")
@@ -54,7 +54,7 @@ def home(request):
     return render(request, "federation/home.html", context)
 
 
-@require_GET
+@require_safe
 def player_list_view(request):
     player_filter = PlayerFilter(request.GET, queryset=player_list())
     table = PlayerTable(player_filter.qs)
@@ -64,7 +64,7 @@ def player_list_view(request):
     return render(request, "federation/player_list.html", {"filter": player_filter, "table": table})
 
 
-@require_GET
+@require_safe
 @cached_page(lambda request, pk: player_page_version(pk))
 def player_detail(request, pk: int):
     player = get_object_or_404(Player.objects.select_related("club"), pk=pk, is_bot=False)
@@ -83,7 +83,7 @@ def page_not_found(request, exception=None):
     return render(request, "404.html", {"message": _("This page does not exist.")}, status=404)
 
 
-@require_GET
+@require_safe
 def about(request):
     identity = current_identity()
     language = current_language()
@@ -94,7 +94,7 @@ def about(request):
     )
 
 
-@require_GET
+@require_safe
 def contact(request):
     identity = current_identity()
     language = current_language()
@@ -110,7 +110,7 @@ def contact(request):
     )
 
 
-@require_GET
+@require_safe
 def identity_css(request):
     """The federation's colours as CSS variables (a stylesheet, not inline styles: the CSP forbids those)."""
     identity = current_identity()
@@ -127,7 +127,7 @@ def _rgb(colour: str) -> str:
     return ", ".join(str(int(colour[i : i + 2], 16)) for i in (1, 3, 5))
 
 
-@require_GET
+@require_safe
 def identity_logo(request):
     identity = current_identity()
     if not identity.logo:
@@ -139,7 +139,7 @@ def identity_logo(request):
     return response
 
 
-@require_GET
+@require_safe
 def robots_txt(request):
     sitemap = request.build_absolute_uri(reverse("sitemap"))
     lines = [
@@ -152,3 +152,7 @@ def robots_txt(request):
         "",
     ]
     return HttpResponse("\n".join(lines), content_type="text/plain; charset=utf-8")
+
+
+def bad_request(request, exception=None):
+    return render(request, "400.html", {"message": _("The address cannot be read.")}, status=400)

@@ -3,13 +3,13 @@
 from django.http import Http404
 from django.shortcuts import render
 from django.urls import reverse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from federation.i18n import current_language
 from ratings.guides import GUIDES, worked_example
 
 
-@require_GET
+@require_safe
 def guide_index(request):
     guides = [
         {"slug": g.slug, "title": g.title, "url": reverse("ratings:guide", args=[g.slug])} for g in GUIDES.values()
@@ -17,7 +17,7 @@ def guide_index(request):
     return render(request, "ratings/guides/index.html", {"guides": guides})
 
 
-@require_GET
+@require_safe
 def guide(request, slug: str):
     found = GUIDES.get(slug)
     if found is None:

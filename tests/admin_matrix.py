@@ -18,6 +18,7 @@ import datetime
 import re
 from dataclasses import dataclass
 
+from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.contrib import admin
 from django.contrib.auth.models import Group
 from django.contrib.contenttypes.models import ContentType
@@ -145,10 +146,17 @@ def world_build() -> World:
     regs = [go_registration_add(go=own_go, name=f"Игрок {n}", rating=2000 - n * 100, user=me) for n in range(2)]
     go_round = go_round_pair(go=own_go, user=me)
     standing = StandingRow.objects.create(round=go_round, registration=regs[0], place=1, start_level=0, level=0)
+    who = {"user_agent": "test", "ip_address": "127.0.0.1", "username": "them", "http_accept": "*/*", "path_info": "/"}
+    attempt = AccessAttempt.objects.create(**who, get_data="", post_data="", failures_since_start=1)
+    access_log = AccessLog.objects.create(**who)
+    failure_log = AccessFailureLog.objects.create(**who)
     clocked = ClockedSchedule.objects.create(clocked_time=timezone.now())
     solar = SolarSchedule.objects.create(event="sunrise", latitude=55.75, longitude=37.62)
     interval = IntervalSchedule.objects.create(every=10, period="minutes")
     shared = {
+        "axes.accessattempt": attempt,
+        "axes.accesslog": access_log,
+        "axes.accessfailurelog": failure_log,
         "auth.group": Group.objects.order_by("pk").first(),
         "auth.user": them,
         "django_celery_beat.periodictask": PeriodicTask.objects.order_by("pk").first(),

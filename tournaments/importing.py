@@ -53,7 +53,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from federation.models import Player, normalize_name
-from federation.uploads import ImportFileError
+from federation.uploads import ImportFileError, xlsx_measure
 from tournaments.models import Discipline, Tournament
 from tournaments.services import ResultRow, place_problems, tournament_result_problems
 
@@ -194,6 +194,8 @@ def table_read(*, content: bytes, filename: str) -> list[tuple[int, list[object]
 
 
 def _csv_rows(content: bytes):
+    """The CSV's rows one by one, never the whole file first: a million-line file is refused at its row limit
+    (``table_read``) after reading that many lines, not after building a million lists."""
     if b"\x00" in content[:4096]:
         raise ImportFileError(_("The file is not a CSV text file. Save the sheet as CSV (UTF-8) or XLSX."))
     try:
@@ -202,10 +204,20 @@ def _csv_rows(content: bytes):
         raise ImportFileError(
             _("The file is not in UTF-8. In Excel choose «CSV UTF-8 (comma delimited)» when saving.")
         ) from error
-    first_line = next((line for line in text.splitlines() if line.strip()), "")
+    stream = io.StringIO(text, newline="")
+    first_line = next((line for line in stream if line.strip()), "")
+    stream.seek(0)
     delimiter = max(";,\t", key=first_line.count) if any(d in first_line for d in ";,\t") else ","
+    return _csv_stream(csv.reader(stream, delimiter=delimiter))
+
+
+def _csv_stream(reader):
+    number = 0
     try:
-        return list(enumerate(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter), start=1))
+        for number, cells in enumerate(reader, start=1):
+            if number > MAX_ROWS * 2:
+                raise ImportFileError(_("The file has more than %(count)s rows.") % {"count": MAX_ROWS})
+            yield number, cells
     except csv.Error as error:
         raise ImportFileError(_("The CSV file is malformed: %(error)s") % {"error": error}) from error
 
@@ -215,6 +227,7 @@ def _xlsx_rows(content: bytes):
 
     if not zipfile.is_zipfile(io.BytesIO(content)):
         raise ImportFileError(_("The file is not an XLSX workbook. Save it from Excel or LibreOffice as .xlsx."))
+    xlsx_measure(content)
     try:
         workbook = openpyxl.load_workbook(io.BytesIO(content), read_only=True, data_only=True)
     except Exception as error:  # openpyxl raises many kinds of errors on damaged files

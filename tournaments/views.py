@@ -2,7 +2,7 @@ from django.db.models import Count, IntegerField, OuterRef, Subquery
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
 from federation.exports import csv_response
@@ -26,7 +26,7 @@ def _with_result_count(queryset):
     return queryset.annotate(result_count=Subquery(counted, output_field=IntegerField()))
 
 
-@require_GET
+@require_safe
 def tournament_list(request):
     tournament_filter = TournamentFilter(request.GET, queryset=_with_result_count(public_tournaments()))
     table = TournamentTable(tournament_filter.qs)
@@ -36,7 +36,7 @@ def tournament_list(request):
     return render(request, "tournaments/tournament_list.html", {"filter": tournament_filter, "table": table})
 
 
-@require_GET
+@require_safe
 def tournament_detail(request, pk: int):
     tournament = get_object_or_404(public_tournaments(), pk=pk)
     results = Result.objects.filter(tournament=tournament).select_related("player__club")

@@ -4,9 +4,11 @@ With nothing set the site runs on a SQLite file beside the code and runs Celery 
 ``DATABASE_URL`` and ``CELERY_BROKER_URL`` it uses PostgreSQL (psycopg 3) and Redis.
 """
 
+import datetime
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -33,6 +35,8 @@ INSTALLED_APPS = [
     "django_filters",
     "django_celery_beat",
     "simple_history",
+    "axes",
+    "csp",
     "ninja",
     "corsheaders",
     "federation",
@@ -55,9 +59,44 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Bounds on every address before a view reads it: NUL, length, ?per_page= (federation/bounds.py).
+    "federation.middleware.InputBoundsMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Login throttling (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one username from one address, that
+# pair is refused (429, even with the right password) for AXES_COOLOFF_TIME; a right password before that resets the
+# count. Staff unlock someone earlier with `manage.py axes_reset_username NAME`.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = datetime.timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "lockout.html"
+AXES_VERBOSE = False
+
+# Content-Security-Policy (django-csp): scripts only from the site's own static files, no inline script or event
+# handler anywhere (each page's data goes through json_script); nothing framed, posted or loaded from elsewhere.
+# Decision: inline *styles* stay allowed (style attributes in the admin's widgets and a few templates); a style
+# cannot run code.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, UNSAFE_INLINE],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 ROOT_URLCONF = "federation.urls"
 WSGI_APPLICATION = "federation.wsgi.application"

@@ -11,7 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
 from federation.caching import cached_page
@@ -33,7 +33,7 @@ def _can_record(user) -> bool:
     return user.is_authenticated and user.has_perm("dirs.add_dirsgame")
 
 
-@require_GET
+@require_safe
 @cached_page(selectors.leaderboard_version)
 def leaderboard(request):
     rating_filter = DirsRatingFilter(request.GET, queryset=selectors.dirs_leaderboard())
@@ -55,7 +55,7 @@ def leaderboard(request):
     )
 
 
-@require_GET
+@require_safe
 @cached_page(lambda request, player_id: player_page_version(player_id))
 def player(request, player_id: int):
     try:
@@ -107,7 +107,7 @@ def game_new(request):
     return render(request, "dirs/game_form.html", {"form": form, "ratings": selectors.dirs_ratings_by_player()})
 
 
-@require_GET
+@require_safe
 def handicap_json(request):
     """The handicap DIRS prescribes for two ratings (the game form proposes it); bad input is a 400 naming the field."""
     form = DirsHandicapForm(request.GET)

@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from django.utils.translation import gettext as _
 
+from federation import bounds
 from ratings.engines.common import FieldError, div_round_half_away, shown
 from ratings.engines.gorbunov import FLOOR, Placement, RatedTournament, rate_tournament, week_start
 from ratings.gorbunov.params import engine_settings
@@ -39,10 +40,12 @@ def changes_for_every_place(
 ) -> dict:
     if not 2 <= u <= MAX_PARTICIPANTS:
         raise CalculatorError("u", _("U must be between 2 and %(max)s.") % {"max": MAX_PARTICIPANTS})
-    if k < 1:
-        raise CalculatorError("k", _("K must be at least 1."))
-    if rating < FLOOR:
-        raise CalculatorError("rating", _("A rating is at least 100."))
+    if not 1 <= k <= bounds.GORBUNOV_K_MAX:
+        raise CalculatorError("k", _("K must be between 1 and %(max)s.") % {"max": bounds.GORBUNOV_K_MAX})
+    if not FLOOR <= rating <= bounds.GORBUNOV_RATING_MAX:
+        raise CalculatorError("rating", _("A rating is between 100 and %(max)s.") % {"max": bounds.GORBUNOV_RATING_MAX})
+    if not 0 < rt <= bounds.GORBUNOV_RATING_MAX:
+        raise CalculatorError("rt", _("Rt is between 100 and %(max)s.") % {"max": bounds.GORBUNOV_RATING_MAX})
     if card_format not in {"", *CardFormat.values}:
         raise CalculatorError("format", _("Unknown format."))
     exact = Fraction(repr(rt))  # the decimal as typed, not the binary float

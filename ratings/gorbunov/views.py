@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
 from federation.caching import cached_page
@@ -30,12 +30,12 @@ from tournaments.models import CardFormat, Discipline, Tournament, TournamentSta
 PER_PAGE = 50
 
 
-@require_GET
+@require_safe
 def index(request):
     return render(request, "gorbunov/index.html", {"lists": selectors.gorbunov_lists()})
 
 
-@require_GET
+@require_safe
 @cached_page(list_page_version)
 def list_detail(request, slug: str):
     rating_list = get_object_or_404(RatingList, slug=slug, engine=Engine.GORBUNOV, is_active=True)
@@ -77,7 +77,7 @@ def list_detail(request, slug: str):
     return render(request, "gorbunov/list_detail.html", context)
 
 
-@require_GET
+@require_safe
 def calculator(request):
     lists = list(selectors.gorbunov_lists())
     tournaments = (
@@ -102,7 +102,7 @@ def _int(request, name: str, default=None) -> int:
         raise CalculatorError(name, _("%(name)s is not a whole number.") % {"name": name}) from None
 
 
-@require_GET
+@require_safe
 def calculator_api(request):
     """The calculator's numbers, computed by the engine (one copy of the formula): ``?tournament=`` gives U, Rt, K
     and the format of a tournament; ``?u=&rt=&k=&rating=`` gives the change for every place."""

@@ -7,7 +7,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
 from federation.caching import cached_page
@@ -43,7 +43,7 @@ def _list_or_404(slug: str) -> RatingList:
     return rating_list
 
 
-@require_GET
+@require_safe
 def index(request):
     lists = list(mahjong_lists())
     snapshots = latest_snapshots(lists=lists)
@@ -52,7 +52,7 @@ def index(request):
     return render(request, "mahjong/index.html", {"rows": rows})
 
 
-@require_GET
+@require_safe
 @cached_page(list_page_version)
 def list_detail(request, slug: str):
     rating_list = _list_or_404(slug)
@@ -82,7 +82,7 @@ def list_detail(request, slug: str):
     return render(request, "mahjong/list.html", context)
 
 
-@require_GET
+@require_safe
 @cached_page(list_page_version)
 def dates(request, slug: str):
     rating_list = _list_or_404(slug)
@@ -91,7 +91,7 @@ def dates(request, slug: str):
     return render(request, "mahjong/dates.html", {"rating_list": rating_list, "page": page})
 
 
-@require_GET
+@require_safe
 @cached_page(list_page_version)
 def tournaments(request, slug: str):
     rating_list = _list_or_404(slug)
@@ -127,7 +127,7 @@ def tournaments(request, slug: str):
     )
 
 
-@require_GET
+@require_safe
 @cached_page(lambda request, pk: player_page_version(pk))
 def player(request, pk: int):
     player = get_object_or_404(Player.objects.select_related("club"), pk=pk, is_bot=False)
@@ -138,12 +138,12 @@ def player(request, pk: int):
     return render(request, "mahjong/player.html", context)
 
 
-@require_GET
+@require_safe
 def calculator_page(request):
     return render(request, "mahjong/calculator.html", {"query": request.GET})
 
 
-@require_GET
+@require_safe
 def calculator_json(request):
     try:
         data = calculator.parse(request.GET)

@@ -16,6 +16,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from federation import bounds
 from federation.admin_security import FederationModelAdmin, PublishedRecordAdmin, StaffOnlyFieldsMixin
 from federation.models import Player
 from federation.uploads import Checked, UploadFlow
@@ -244,7 +245,8 @@ class GameAdmin(StaffOnlyFieldsMixin, FederationModelAdmin):
 
 class DealsUpload(UploadFlow):
     """The admin's import of deals (``importing.deals_parse``): the preview rates every deal and rolls back, so it
-    shows the very changes the confirmation makes."""
+    shows the very changes the confirmation makes; it lists the first ``bounds.PREFERANS_PREVIEW_DEALS`` of them
+    (every deal is checked and rated; a page of 24,000 rows helps nobody read a 2 MB file)."""
 
     template_name = IMPORT_TEMPLATE
     session_key = "preferans_import"
@@ -267,8 +269,9 @@ class DealsUpload(UploadFlow):
             outcome = deals_import_rows(deals=parsed.deals, dry_run=not save)
         except PreferansError as error:
             return Checked(context={"errors": [f"{error.field}: {error.message}"]})
+        shown = list(zip(parsed.deals, outcome.applied, strict=True))[: bounds.PREFERANS_PREVIEW_DEALS]
         names = dict(
-            Player.objects.filter(pk__in={pid for d in parsed.deals for pid in d.whists}).values_list("pk", "last_name")
+            Player.objects.filter(pk__in={pid for d, _item in shown for pid in d.whists}).values_list("pk", "last_name")
         )
         preview = [
             {
@@ -280,9 +283,15 @@ class DealsUpload(UploadFlow):
                     (names.get(r.player_id, r.player_id), r.whists, r.delta, r.rating_after) for r in item.results
                 ],
             }
-            for deal, item in zip(parsed.deals, outcome.applied, strict=True)
+            for deal, item in shown
         ]
-        checked = Checked(context={"preview": preview, "games_created": outcome.games_created}, clean=True)
+        context = {
+            "preview": preview,
+            "games_created": outcome.games_created,
+            "deal_count": len(parsed.deals),
+            "not_shown": len(parsed.deals) - len(preview),
+        }
+        checked = Checked(context=context, clean=True)
         if save:
             applied = sum(1 for item in outcome.applied if item.applied)
             checked.saved = ngettext(

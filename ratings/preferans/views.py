@@ -8,7 +8,7 @@ from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
 from federation.caching import cached_page
@@ -26,7 +26,7 @@ CALC_DEFAULT_RATINGS = [1000, 1200, 1400, 1600, 1800, 2000, 2200]
 CALC_DEFAULT_TABLES = [1000, 1200, 1400, 1600, 1800, 2000, 2200]
 
 
-@require_GET
+@require_safe
 @cached_page(selectors.leaderboard_version)
 def index(request):
     league = request.GET.get("league", League.AMATEUR)
@@ -50,7 +50,7 @@ def index(request):
     return render(request, "preferans/index.html", context)
 
 
-@require_GET
+@require_safe
 def games(request):
     """Every game, newest first (issue 16: a list of preferans games)."""
     page = selectors.games_page(page_number=request.GET.get("page"))
@@ -67,7 +67,7 @@ def games(request):
     return render(request, "preferans/games.html", context)
 
 
-@require_GET
+@require_safe
 def game_detail(request, pk: int):
     game = get_object_or_404(Game.objects.select_related("server"), pk=pk)
     context = {
@@ -83,7 +83,7 @@ def game_detail(request, pk: int):
     return render(request, "preferans/game_detail.html", context)
 
 
-@require_GET
+@require_safe
 def calculator(request):
     context = {"ratings": CALC_DEFAULT_RATINGS, "tables": CALC_DEFAULT_TABLES, "whists": 0}
     return render(request, "preferans/calculator.html", context)
@@ -111,7 +111,7 @@ def _numbers(raw: str, name: str) -> list[float]:
     return values
 
 
-@require_GET
+@require_safe
 def calculator_data(request):
     """The calculator's cells as JSON, from the engine's ``deal_delta``: one formula for the page and the rating."""
     try:

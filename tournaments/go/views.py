@@ -16,7 +16,7 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from federation.i18n import current_language
 from ratings.dirs.services import DirsError
@@ -67,7 +67,7 @@ def _fail(request, error: services.GoError) -> None:
 # --- home and tournaments ---------------------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def index(request):
     tournaments = selectors.go_tournament_list()[:100]
     can_create = request.user.is_authenticated and request.user.has_perm("tournaments.add_tournament")
@@ -92,7 +92,7 @@ def tournament_create(request):
     return render(request, "go/tournament_form.html", {"form": form})
 
 
-@require_GET
+@require_safe
 def tournament_detail(request, pk: int):
     go = go_or_404(pk)
     director = selectors.is_director(request.user, go)
@@ -121,7 +121,7 @@ def tournament_detail(request, pk: int):
     return render(request, "go/tournament.html", context)
 
 
-@require_GET
+@require_safe
 @director_required
 def member_search(request, go: GoTournament):
     """JSON for the registration form's search-as-you-type: members by name in Cyrillic or Latin, at most 20."""
@@ -220,7 +220,7 @@ def _round(go: GoTournament, number: int) -> Round:
     return get_object_or_404(Round, tournament=go, number=number)
 
 
-@require_GET
+@require_safe
 def round_detail(request, pk: int, number: int):
     go = go_or_404(pk)
     go_round = _round(go, number)
@@ -381,7 +381,7 @@ def result_correct(request, go: GoTournament, number: int):
     return _board_result(request, go, number, CorrectionForm, services.go_result_correct, _corrected)
 
 
-@require_GET
+@require_safe
 def standings(request, pk: int):
     go = go_or_404(pk)
     completed = list(go.rounds.filter(completed=True).order_by("number").values_list("number", flat=True))
@@ -410,7 +410,7 @@ def standings(request, pk: int):
     )
 
 
-@require_GET
+@require_safe
 def player_games(request, pk: int, reg_id: int):
     go = go_or_404(pk)
     reg = get_object_or_404(Registration, pk=reg_id, tournament=go)
@@ -438,7 +438,7 @@ def player_games(request, pk: int, reg_id: int):
     )
 
 
-@require_GET
+@require_safe
 def egd_export(request, pk: int):
     """The EGD results table of a finished tournament whose director has chosen its class (`rules/go.md`, part 3)."""
     go = go_or_404(pk)
@@ -463,7 +463,7 @@ def egd_class_set(request, go: GoTournament):
     return redirect(reverse("go:tournament", args=[go.pk]) + "#egd")
 
 
-@require_GET
+@require_safe
 @director_required
 def director_log(request, go: GoTournament):
     """The director's record of the whole tournament: every change by hand and correction, who and when."""
@@ -473,12 +473,12 @@ def director_log(request, go: GoTournament):
 # --- the handicap calculator ------------------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def calculator_page(request):
     return render(request, "go/calculator.html", {})
 
 
-@require_GET
+@require_safe
 def calculator_json(request):
     """Handicap and komi for two ratings on either scale, from the engines; bad input is a 400 naming the field."""
     form = CalculatorForm(request.GET)

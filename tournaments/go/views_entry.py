@@ -11,7 +11,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from . import selectors, services
 from .forms import ResultForm
@@ -26,7 +26,7 @@ def _round(go: GoTournament, number: int) -> Round:
     return go_round
 
 
-@require_GET
+@require_safe
 @director_required
 def entry_page(request, go: GoTournament, number: int):
     go_round = _round(go, number)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.http import Http404
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from federation.i18n import current_language
 
@@ -41,14 +41,14 @@ def _standings_context(request, go, *, cells: bool = True) -> dict:
     }
 
 
-@require_GET
+@require_safe
 def crosstable(request, pk: int):
     """Every player's every round after a finished round: opponent, colour, stones, result; on screen and print."""
     go = go_or_404(pk)
     return render(request, "go/crosstable.html", _standings_context(request, go))
 
 
-@require_GET
+@require_safe
 def standings_sheet(request, pk: int):
     go = go_or_404(pk)
     return render(
@@ -56,7 +56,7 @@ def standings_sheet(request, pk: int):
     )
 
 
-@require_GET
+@require_safe
 def boards_sheet(request, pk: int, number: int):
     go = go_or_404(pk)
     go_round = _round_for(request, go, number)
@@ -66,7 +66,7 @@ def boards_sheet(request, pk: int, number: int):
     return render(request, "go/print/boards.html", context)
 
 
-@require_GET
+@require_safe
 def players_sheet(request, pk: int, number: int):
     go = go_or_404(pk)
     go_round = _round_for(request, go, number)
@@ -75,7 +75,7 @@ def players_sheet(request, pk: int, number: int):
     return render(request, "go/print/players.html", context)
 
 
-@require_GET
+@require_safe
 @director_required
 def slips_sheet(request, go, number: int):
     go_round = _round_for(request, go, number, director_only=True)

@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from federation.models import Player
 from ratings.engines.common import EngineError
 from ratings.engines.preferans import PRO, rate_deal
-from ratings.preferans.models import Deal, DealResult, Game, GameServer
+from ratings.preferans.models import Deal, DealResult, Game, GameServer, Seat
 from ratings.preferans.services.common import MAX_TABLE, MIN_TABLE, DealConflict, PreferansError, whole_whists
 from ratings.preferans.services.deal_sql import (
     LockedGame,
@@ -29,7 +30,7 @@ from ratings.preferans.services.deal_sql import (
     write_deals,
     write_one_deal,
 )
-from ratings.preferans.services.games import game_create
+from ratings.preferans.services.games import ratings_ensure
 from ratings.preferans.services.rating_list import rating_settings
 
 
@@ -223,31 +224,83 @@ def deals_import_rows(*, deals: Sequence, dry_run: bool) -> ImportOutcome:
 
     ``dry_run`` rates everything and rolls back: the preview shows the very changes the import will make. A bad deal
     raises ``PreferansError`` whose field is ``row N.<column>``.
+
+    The games are found and created in a few statements for the whole file, not a handful per game: a 2 MB file
+    holds over a thousand games, and a statement per game made its preview run past any request's time.
     """
     with transaction.atomic():
-        games: dict[str, Game] = {}
-        created = 0
-        inputs = []
-        for parsed in deals:
-            where = f"row {parsed.rows[0]}"
-            game = games.get(parsed.game)
-            if game is None:
-                game = Game.objects.filter(server__isnull=True, external_id=parsed.game).first()
-                if game is None:
-                    played_at = None
-                    if parsed.date:
-                        played_at = timezone.make_aware(datetime.datetime.combine(parsed.date, datetime.time(12)))
-                    game, _new = game_create(
-                        server=None,
-                        external_id=parsed.game,
-                        player_ids=list(parsed.whists),
-                        played_at=played_at,
-                        where=f"{where}.player_id",
-                    )
-                    created += 1
-                games[parsed.game] = game
-            inputs.append(DealInput(game=game, whists=parsed.whists, external_id=parsed.deal, where=where))
+        games, created = _import_games(deals)
+        inputs = [
+            DealInput(
+                game=games[parsed.game], whists=parsed.whists, external_id=parsed.deal, where=f"row {parsed.rows[0]}"
+            )
+            for parsed in deals
+        ]
         applied = deals_apply(deals=inputs)
         if dry_run:
             transaction.set_rollback(True)
     return ImportOutcome(applied=applied, games_created=created)
+
+
+#: Game ids looked up per query (SQLite limits the parameters of one statement).
+_LOOKUP_BATCH = 500
+
+
+def _import_games(deals: Sequence) -> tuple[dict[str, Game], int]:
+    """The file's games by id: those stored (by hand, no server) and the new ones, created with the players of their
+    first deal as the table, as ``game_create`` creates one."""
+    first: dict[str, object] = {}
+    for parsed in deals:
+        first.setdefault(parsed.game, parsed)
+    keys = list(first)
+    games: dict[str, Game] = {}
+    for start in range(0, len(keys), _LOOKUP_BATCH):
+        chunk = keys[start : start + _LOOKUP_BATCH]
+        games.update((g.external_id, g) for g in Game.objects.filter(server__isnull=True, external_id__in=chunk))
+    new = [first[key] for key in keys if key not in games]
+    if not new:
+        return games, 0
+    tables = {}
+    for parsed in new:
+        where = f"row {parsed.rows[0]}.player_id"
+        ids = list(parsed.whists)
+        if len(set(ids)) != len(ids) or not MIN_TABLE <= len(ids) <= MAX_TABLE:
+            raise PreferansError(where, f"a table has {MIN_TABLE} to {MAX_TABLE} players, this one has {len(ids)}")
+        tables[parsed.game] = (ids, where)
+    wanted = {pid for ids, _where in tables.values() for pid in ids}
+    found: set[int] = set()
+    ordered = sorted(wanted)
+    for start in range(0, len(ordered), _LOOKUP_BATCH):
+        found.update(Player.objects.filter(pk__in=ordered[start : start + _LOOKUP_BATCH]).values_list("pk", flat=True))
+    for ids, where in tables.values():
+        for index, pid in enumerate(ids):
+            if pid not in found:
+                raise PreferansError(f"{where}[{index}]", f"there is no player {pid}")
+    now = timezone.now()
+    rows = []
+    for parsed in new:
+        played_at = now
+        if parsed.date:
+            played_at = timezone.make_aware(datetime.datetime.combine(parsed.date, datetime.time(12)))
+        rows.append(Game(server=None, external_id=parsed.game, played_at=played_at))
+    try:
+        with transaction.atomic():
+            Game.objects.bulk_create(rows, batch_size=_LOOKUP_BATCH)
+    except IntegrityError:
+        raise PreferansError("game", "a game of this file was created at the same moment; send it again") from None
+    if any(game.pk is None for game in rows):  # a database that does not return ids from a bulk insert
+        stored = Game.objects.filter(server__isnull=True, external_id__in=[g.external_id for g in rows])
+        ids_by_key = dict(stored.values_list("external_id", "pk"))
+        for game in rows:
+            game.pk = ids_by_key[game.external_id]
+    Seat.objects.bulk_create(
+        [
+            Seat(game=game, player_id=pid, seat=n)
+            for game in rows
+            for n, pid in enumerate(tables[game.external_id][0], 1)
+        ],
+        batch_size=_LOOKUP_BATCH,
+    )
+    ratings_ensure(player_ids=sorted(wanted))
+    games.update((game.external_id, game) for game in rows)
+    return games, len(rows)

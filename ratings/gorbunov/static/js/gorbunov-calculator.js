@@ -4,6 +4,7 @@
   "use strict";
   var form = document.getElementById("gorbunov-calculator");
   if (!form) return;
+  form.addEventListener("submit", function (event) { event.preventDefault(); });
   var api = form.dataset.api;
   var body = document.querySelector("#calc-table tbody");
   var error = document.getElementById("calc-error");

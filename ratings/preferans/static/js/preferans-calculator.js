@@ -3,6 +3,7 @@
   "use strict";
   var form = document.getElementById("calculator");
   if (!form) { return; }
+  form.addEventListener("submit", function (event) { event.preventDefault(); });
   var grid = document.getElementById("calc-grid");
   var errorBox = document.getElementById("calc-error");
   var timer = null;
