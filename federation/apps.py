@@ -17,3 +17,9 @@ class FederationConfig(AppConfig):
         for model in (RatingList, RatingSnapshot):
             post_save.connect(bump_generation, sender=model, dispatch_uid=f"api-v1-{model.__name__}-save")
             post_delete.connect(bump_generation, sender=model, dispatch_uid=f"api-v1-{model.__name__}-delete")
+
+        from federation.identity import forget_identity
+        from federation.models import SiteIdentity
+
+        post_save.connect(forget_identity, sender=SiteIdentity, dispatch_uid="federation.forget_identity")
+        post_delete.connect(forget_identity, sender=SiteIdentity, dispatch_uid="federation.forget_identity_deleted")
