@@ -6,3 +6,4 @@ from federation.settings.test import *  # noqa: F403
 ROOT_URLCONF = "bench._api_urls"
 API_ANON_RATE = "100000000/60"
 DEBUG = False
+ALLOWED_HOSTS = ["testserver", "127.0.0.1", "localhost"]

@@ -15,7 +15,7 @@ import time
 from django.conf import settings
 from django.core.cache import cache
 from django.utils.cache import get_conditional_response, patch_vary_headers
-from django.utils.http import http_date
+from django.utils.http import http_date, parse_http_date_safe
 from ninja.throttling import BaseThrottle
 
 
@@ -74,18 +74,31 @@ def conditional_headers(response, etag: str, last_modified=None) -> None:
     _headers(response, etag, last_modified)
 
 
+def cached_answer(request, key: str):
+    """The answer stored under ``key`` (a version of what it shows: a publication's id and time, a player's newest
+    change), as a response, or None; a miss marks the request so that ``finish`` stores the answer it builds."""
+    body = cache.get(key)
+    if body is None:
+        request._api_cache_key = key
+        return None
+    from django.http import HttpResponse
+
+    return HttpResponse(body, content_type="application/json; charset=utf-8")
+
+
 def finish(request, response):
     """Every successful GET of the API leaves with an ETag (from what it shows, or its body), Last-Modified when it
     knows the snapshot, and Cache-Control; a client whose copy is current gets 304."""
     if request.method not in ("GET", "HEAD") or response.status_code != 200:
         return response
+    key = getattr(request, "_api_cache_key", None)
+    if key is not None:
+        cache.set(key, response.content, settings.API_CACHE_SECONDS)
     etag = response.get("ETag")
     if not etag:
         etag = etag_for(hashlib.blake2b(response.content, digest_size=16).hexdigest())
         _headers(response, etag)
     last = response.get("Last-Modified")
-    from django.utils.http import parse_http_date_safe
-
     stamp = parse_http_date_safe(last) if last else None
     conditional = get_conditional_response(request, etag=etag, last_modified=stamp, response=response)
     return conditional

@@ -20,3 +20,5 @@ SECURE_HSTS_PRELOAD = True
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
+# Behind the one HTTPS proxy the deployment expects: the client is the address it puts last in X-Forwarded-For.
+NINJA_NUM_PROXIES = env.int("DJANGO_NUM_PROXIES", default=1)

@@ -21,6 +21,35 @@ DATED = {Engine.GORBUNOV, Engine.MAHJONG_RR, Engine.MAHJONG_CRR, Engine.MAHJONG_
 MAHJONG = {Engine.MAHJONG_RR, Engine.MAHJONG_CRR, Engine.MAHJONG_ONLINE}
 
 
+GENERATION = "api-v1:generation"
+
+
+def generation() -> int:
+    """A number that changes whenever a list, or a publication of one, is saved or deleted (``bump_generation``):
+    the cache's answers to "which publication does this list show for that date" are kept under it."""
+    from django.core.cache import cache
+
+    value = cache.get(GENERATION)
+    if value is None:
+        cache.add(GENERATION, 1, None)
+        value = cache.get(GENERATION) or 1
+    return value
+
+
+def bump_generation(**kwargs) -> None:
+    """Receiver of RatingList's and RatingSnapshot's saves and deletions, run once their transaction commits."""
+    from django.core.cache import cache
+    from django.db import transaction
+
+    def bump():
+        try:
+            cache.incr(GENERATION)
+        except ValueError:
+            cache.add(GENERATION, 1, None)
+
+    transaction.on_commit(bump)
+
+
 def public_lists() -> QuerySet[RatingList]:
     return (
         RatingList.objects.filter(is_active=True).annotate(latest=Max("snapshots__as_of")).order_by("ordering", "slug")
@@ -171,7 +200,6 @@ def changed_at(rating_list: RatingList):
 
 def player_ratings(player: Player, language: str) -> list[dict]:
     """The player's rating in every list that has one, as the player's page shows them."""
-    from ratings.dirs import calculator as _dirs_calc  # noqa: F401  (the DIRS app is loaded)
     from ratings.dirs.selectors import dirs_rating_of
     from ratings.engines import dirs as dirs_engine
     from ratings.gorbunov.selectors import player_ratings as gorbunov_ratings
@@ -245,6 +273,30 @@ def player_ratings(player: Player, language: str) -> list[dict]:
             }
         )
     return out
+
+
+def history_version(player: Player) -> tuple:
+    """What a player's history answer depends on, in one query: the newest row of each system's history (a rebuild
+    writes new rows, a deal or a club game adds one), so an answer cached under it is never stale for long (the
+    cache keeps it ``API_CACHE_SECONDS`` at most)."""
+    from django.db.models import Q, Subquery
+
+    from ratings.dirs.models import DirsGame
+    from ratings.models import RatingChange, RatingEntry
+    from ratings.preferans.models import DealResult
+
+    row = (
+        Player.objects.filter(pk=player.pk)
+        .annotate(
+            g=Subquery(RatingChange.objects.filter(player=player).order_by("-pk").values("pk")[:1]),
+            m=Subquery(RatingEntry.objects.filter(player=player).order_by("-pk").values("pk")[:1]),
+            p=Subquery(DealResult.objects.filter(player=player).order_by("-pk").values("pk")[:1]),
+            d=Subquery(DirsGame.objects.filter(Q(white=player) | Q(black=player)).order_by("-pk").values("pk")[:1]),
+        )
+        .values_list("g", "m", "p", "d")
+        .first()
+    )
+    return tuple(row or ())
 
 
 def player_history(player: Player, *, system: str, offset: int, limit: int, language: str) -> tuple[int, list[dict]]:

@@ -8,6 +8,8 @@ import math
 import re
 from typing import Annotated, Literal
 
+from django.conf import settings
+from django.core.cache import cache
 from django.db.models import Count, IntegerField, OuterRef, Subquery
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
@@ -16,7 +18,7 @@ from ninja import NinjaAPI, Query
 from pydantic import BeforeValidator, StringConstraints, WithJsonSchema
 
 from federation.api.common import ApiError, install_error_handlers
-from federation.api.http import AnonymousRate, conditional_headers, etag_for, not_modified
+from federation.api.http import AnonymousRate, cached_answer, conditional_headers, etag_for, not_modified
 from federation.api.v1 import reads
 from federation.api.v1.schemas import (
     DatesOut,
@@ -35,7 +37,7 @@ from federation.models import Player
 from federation.selectors import player_list, player_results, public_tournaments
 from ratings.dates import AskedDate
 from ratings.engines.common import FieldError
-from ratings.models import Engine, RatingList
+from ratings.models import Engine, RatingList, RatingSnapshot
 from tournaments.models import Result
 
 DESCRIPTION = """The federation's rating lists, players, tournaments and calculators, read-only and public.
@@ -123,6 +125,39 @@ def lists(request, lang: Lang = "ru"):
     return {"lists": [reads.list_info(item, urls) for item in reads.public_lists()]}
 
 
+def _shown(slug: str, asked: AskedDate, lang: str) -> dict:
+    """Which publication the list's page shows for the date asked, and its version: for a dated list, kept in the cache
+    (under ``reads.generation()``, which every publication, rebuild or deletion of a list changes) so that a warm
+    request reads no table; for a current leaderboard (preferans, DIRS), read each time (its rows change with every
+    deal or club game)."""
+    key = f"api-v1:shown:{reads.generation()}:{slug}:{asked.day}:{lang}"
+    found = cache.get(key)
+    if found is not None:
+        return found
+    item = _list_or_404(slug)
+    with translation.override(lang):
+        if item.engine in reads.DATED:
+            picked = reads.shown_snapshot(item, asked)
+            snapshot = picked.snapshot
+            found = {
+                "list": item.pk,
+                "snapshot": snapshot.pk if snapshot else None,
+                "message": picked.message,
+                "modified": snapshot.computed_at if snapshot else None,
+                "version": (snapshot.pk, snapshot.computed_at.timestamp()) if snapshot else ("none", picked.message),
+            }
+            cache.set(key, found, settings.API_SHOWN_SECONDS)
+            return found
+    modified = reads.changed_at(item)
+    return {
+        "list": item.pk,
+        "snapshot": None,
+        "message": "",
+        "modified": modified,
+        "version": (modified.timestamp() if modified else "none",),
+    }
+
+
 @api.get("/lists/{slug}/", response={200: ListOut, **ERRORS}, url_name="list", tags=["lists"])
 def rating_list(
     request: HttpRequest,
@@ -137,23 +172,20 @@ def rating_list(
 ):
     """A list as of a date or week, as its page shows it: rank, player, rating, change, tournaments counted and the
     parts of the rating. Preferans and DIRS keep current leaderboards only (``as_of`` is null)."""
-    item = _list_or_404(slug)
-    urls = reads.Urls(lang)
     asked = _asked(date, week)
-    snapshot, message, modified = None, "", None
-    with translation.override(lang):
-        if item.engine in reads.DATED:
-            shown = reads.shown_snapshot(item, asked)
-            snapshot, message = shown.snapshot, shown.message
-            modified = snapshot.computed_at if snapshot else None
-            version = (snapshot.pk, snapshot.computed_at.timestamp()) if snapshot else ("none", message)
-        else:
-            modified = reads.changed_at(item)
-            version = (modified.timestamp() if modified else "none",)
-    etag = etag_for("list", slug, *version, league, page, per_page, lang, asked.day)
+    shown = _shown(slug, asked, lang)
+    modified = shown["modified"]
+    etag = etag_for("list", slug, *shown["version"], league, page, per_page, lang, asked.day)
     if early := not_modified(request, etag, modified):
         return early
     conditional_headers(response, etag, modified)
+    if hit := cached_answer(request, f"api-v1:{etag}"):
+        conditional_headers(hit, etag, modified)
+        return hit
+    item = reads.public_lists().get(pk=shown["list"])
+    snapshot = RatingSnapshot.objects.defer("summary").get(pk=shown["snapshot"]) if shown["snapshot"] else None
+    message = shown["message"]
+    urls = reads.Urls(lang)
     offset = (page - 1) * per_page
     count, rows = (0, [])
     if snapshot is not None or item.engine not in reads.DATED:
@@ -240,7 +272,8 @@ def player(request, id: int, lang: Lang = "ru"):
 
 @api.get("/players/{id}/history/", response={200: HistoryOut, **ERRORS}, url_name="player_history", tags=["players"])
 def player_history(
-    request,
+    request: HttpRequest,
+    response: HttpResponse,
     id: int,
     system: Annotated[
         Literal["all", "gorbunov", "mahjong", "preferans", "dirs"], Query(description="one system, or all")
@@ -250,7 +283,22 @@ def player_history(
     lang: Lang = "ru",
 ):
     """Every change of the player's ratings, newest first, each with its explanation in the language asked."""
-    player = _player_or_404(id)
+    player = None
+    version_key = f"api-v1:history-version:{id}"
+    version = cache.get(version_key)
+    if version is None:
+        player = _player_or_404(id)
+        version = reads.history_version(player)
+        cache.set(version_key, version, settings.API_VERSION_SECONDS)
+    etag = etag_for("history", id, *version, system, page, per_page, lang)
+    if early := not_modified(request, etag):
+        return early
+    conditional_headers(response, etag)
+    if hit := cached_answer(request, f"api-v1:{etag}"):
+        conditional_headers(hit, etag)
+        return hit
+    if player is None:
+        player = _player_or_404(id)
     with translation.override(lang):
         count, items = reads.player_history(
             player, system=system, offset=(page - 1) * per_page, limit=per_page, language=lang

@@ -273,6 +273,14 @@ def test_anonymous_clients_are_rate_limited_with_retry_after(client, db):
         assert 1 <= int(response["Retry-After"]) <= 60
         other = client.get(f"{V1}/lists/", REMOTE_ADDR="10.0.0.2")
         assert other.status_code == 200
+        # A client cannot pass for another by sending X-Forwarded-For itself.
+        assert client.get(f"{V1}/lists/", HTTP_X_FORWARDED_FOR="10.9.9.9").status_code == 429
+    with override_settings(API_ANON_RATE="3/60", NINJA_NUM_PROXIES=1):
+        # Behind our proxy, the address it appended is the client's.
+        for _ in range(3):
+            assert client.get(f"{V1}/lists/", HTTP_X_FORWARDED_FOR="1.1.1.1, 10.0.0.7").status_code == 200
+        assert client.get(f"{V1}/lists/", HTTP_X_FORWARDED_FOR="1.1.1.1, 10.0.0.7").status_code == 429
+        assert client.get(f"{V1}/lists/", HTTP_X_FORWARDED_FOR="10.0.0.8").status_code == 200
 
 
 def test_cors_lets_other_sites_read_but_not_write(client, db):
@@ -321,3 +329,17 @@ def test_answers_read_a_bounded_number_of_queries(client, demo, django_assert_ma
     for tournament in Tournament.objects.filter(status=TournamentStatus.APPROVED).order_by("discipline", "pk")[::7]:
         with django_assert_max_num_queries(20):
             _ok(client, f"{V1}/tournaments/{tournament.pk}/")
+
+
+def test_a_new_publication_is_shown_at_once(client, demo, django_capture_on_commit_callbacks):
+    """Which publication a list shows is kept in the cache; publishing one forgets it when the publication commits."""
+    gorbunov = RatingList.objects.filter(engine=Engine.GORBUNOV, is_active=True).first()
+    url = f"{V1}/lists/{gorbunov.slug}/"
+    before = _ok(client, url)
+    assert _ok(client, url) == before
+    newest = datetime.date.fromisoformat(before["as_of"])
+    with django_capture_on_commit_callbacks(execute=True):
+        RatingSnapshot.objects.create(rating_list=gorbunov, as_of=newest + datetime.timedelta(days=7))
+    after = _ok(client, url)
+    assert after["as_of"] == (newest + datetime.timedelta(days=7)).isoformat()
+    assert after["entries"] == []
