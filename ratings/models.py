@@ -8,6 +8,7 @@ game or deal), the rating before and after and the breakdown with its explanatio
 """
 
 from django.apps import apps
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import NoReverseMatch, reverse
@@ -169,3 +170,44 @@ class RatingChange(models.Model):
 
     def explanation(self, language: str) -> str:
         return self.explanation_ru if language.startswith("ru") else self.explanation_en
+
+
+class StartingRating(models.Model):
+    """A rating held before the site's history of the list begins: the federation's own list, carried over.
+
+    Every rebuild of the list starts from these rows (a Gorbunov list per list; DIRS with the acceleration; preferans
+    with the peak and the league). ``list_date`` is the date of the federation's list they come from, shown on the
+    player's page; who recorded them and when is kept.
+    """
+
+    rating_list = models.ForeignKey(
+        RatingList, verbose_name=_("rating list"), on_delete=models.CASCADE, related_name="starting_ratings"
+    )
+    player = models.ForeignKey(Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="+")
+    list_date = models.DateField(_("federation's list of"))
+    rating = models.DecimalField(_("rating"), max_digits=12, decimal_places=4)
+    acceleration = models.PositiveSmallIntegerField(_("acceleration"), null=True, blank=True)
+    max_rating = models.DecimalField(_("highest rating"), max_digits=12, decimal_places=4, null=True, blank=True)
+    league = models.CharField(_("league"), max_length=10, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("recorded by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    recorded_at = models.DateTimeField(_("recorded at"), auto_now=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("starting rating")
+        verbose_name_plural = _("starting ratings")
+        ordering = ["rating_list", "player"]
+        constraints = [
+            models.UniqueConstraint(fields=["rating_list", "player"], name="starting_rating_unique_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {self.rating} ({self.list_date:%Y-%m-%d})"
