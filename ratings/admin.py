@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from simple_history.admin import SimpleHistoryAdmin
 
 from federation.admin import installed_admin_hooks
-from ratings.models import RatingChange, RatingEntry, RatingList, RatingSnapshot
+from ratings.models import RatingChange, RatingEntry, RatingList, RatingSnapshot, StartingRating
 from ratings.progress import task_state
 
 PUBLISH = "ratings.publish_ratinglist"
@@ -117,3 +117,21 @@ class RatingChangeAdmin(ReadOnlyAdmin):
     list_filter = ["rating_list"]
     search_fields = ["player__last_name", "player__last_name_latin", "tournament__name"]
     show_full_result_count = False
+
+
+@admin.register(StartingRating)
+class StartingRatingAdmin(SimpleHistoryAdmin):
+    """Ratings carried over from the federation's own list (staff only, through the ``ratings`` permissions): every
+    rebuild of the list starts from them. Who recorded each row and when is kept, and its history."""
+
+    list_display = ["player", "rating_list", "rating", "acceleration", "max_rating", "league", "list_date"]
+    list_filter = ["rating_list", "list_date"]
+    list_select_related = ["player", "rating_list"]
+    search_fields = ["player__search_name", "player__external_id"]
+    autocomplete_fields = ["player"]
+    readonly_fields = ["recorded_by", "recorded_at"]
+    fields = ["rating_list", "player", "list_date", "rating", "acceleration", "max_rating", "league", *readonly_fields]
+
+    def save_model(self, request, obj, form, change):
+        obj.recorded_by = request.user
+        super().save_model(request, obj, form, change)

@@ -20,6 +20,8 @@ STAFF_ONLY_FIELDS = [
     "accredited_by",
     "accredited_at",
 ]
+#: A card-game tournament's own optional Gorbunov rules (rules/gorbunov.md), overriding its list's: staff only.
+STAFF_RULE_FIELDS = ["sqrt_rule", "sealed_cap"]
 #: Judgements of federation staff, editable by them only.
 STAFF_JUDGEMENT_FIELDS = ["accreditation_note", "rank_restriction_legitimate"]
 
@@ -112,7 +114,10 @@ class TournamentAdmin(SimpleHistoryAdmin):
     fieldsets = [
         (None, {"fields": ["discipline", "name", ("start_date", "end_date"), ("city", "country"), "organiser"]}),
         (_("Status"), {"fields": [("status", "submitted_at"), ("approved_by", "approved_at")]}),
-        (_("Card games"), {"fields": [("card_format", "k"), "judges"], "classes": ["collapse"]}),
+        (
+            _("Card games"),
+            {"fields": [("card_format", "k"), ("sqrt_rule", "sealed_cap"), "judges"], "classes": ["collapse"]},
+        ),
         (
             _("Riichi mahjong"),
             {
@@ -145,6 +150,8 @@ class TournamentAdmin(SimpleHistoryAdmin):
         readonly = list(STAFF_ONLY_FIELDS)
         if not request.user.has_perm("tournaments.accredit_tournament"):
             readonly += STAFF_JUDGEMENT_FIELDS
+        if not request.user.has_perm("tournaments.set_high_coefficient"):
+            readonly += STAFF_RULE_FIELDS
         if not request.user.has_perm("tournaments.approve_tournament"):
             readonly.append("organiser")
         if (

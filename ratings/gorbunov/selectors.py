@@ -19,7 +19,7 @@ from federation.models import Player
 from federation.selectors import player_search
 from ratings.engines.gorbunov import week_start
 from ratings.gorbunov.params import validate
-from ratings.models import Engine, RatingChange, RatingEntry, RatingList, RatingSnapshot
+from ratings.models import Engine, RatingChange, RatingEntry, RatingList, RatingSnapshot, StartingRating
 from tournaments.models import Discipline, Tournament, TournamentStatus
 
 WEEK = dt.timedelta(days=7)
@@ -99,6 +99,7 @@ class PlayerRating:
     current: RatingEntry | None
     points: list[tuple[str, int]]
     changes: list[RatingChange]
+    starting: StartingRating | None = None
 
 
 def player_ratings(*, player: Player) -> list[PlayerRating]:
@@ -125,6 +126,8 @@ def player_ratings(*, player: Player) -> list[PlayerRating]:
     )
     for change in changes:
         by_list[change.rating_list_id].changes.append(change)
+    for starting in StartingRating.objects.filter(player=player, rating_list_id__in=list(by_list)):
+        by_list[starting.rating_list_id].starting = starting
     return list(by_list.values())
 
 
@@ -188,7 +191,6 @@ def gorbunov_list_document(*, rating_list: RatingList, as_of: dt.date | None = N
     ``ratings`` (every player named: starting ratings, every rated player, and at 100 whoever played only in a
     tournament too small to be rated), ``changes`` in the order ``rate`` gives them, and ``excluded``."""
     from ratings.history import document_tournament_id, player_ids_map
-    from ratings.models import StartingRating
     from tournaments.models import Result
 
     snapshots = RatingSnapshot.objects.filter(rating_list=rating_list)
