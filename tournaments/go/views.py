@@ -334,16 +334,15 @@ def _form_errors(request, form) -> None:
             messages.error(request, f"{form.fields[field].label if field in form.fields else ''}: {e}")
 
 
-@require_POST
-@director_required
-def result_enter(request, go: GoTournament, number: int):
+def _board_result(request, go: GoTournament, number: int, form_class, service, said):
+    """Enter or correct one board's result through ``service``; ``said(board)`` is the message on success."""
     go_round = _round(go, number)
-    form = ResultForm(request.POST)
+    form = form_class(request.POST)
     if not form.is_valid():
         _form_errors(request, form)
         return redirect("go:round", pk=go.pk, number=number)
     try:
-        board = services.go_result_enter(
+        board = service(
             go_round=go_round,
             board_number=form.cleaned_data["board"],
             result=form.cleaned_data["result"],
@@ -353,36 +352,33 @@ def result_enter(request, go: GoTournament, number: int):
     except services.GoError as error:
         _fail(request, error)
     else:
-        messages.success(request, _("Board %(b)s: %(r)s.") % {"b": board.number, "r": board.get_result_display()})
+        messages.success(request, said(board))
     return redirect(reverse("go:round", args=[go.pk, number]) + "#results")
+
+
+@require_POST
+@director_required
+def result_enter(request, go: GoTournament, number: int):
+    return _board_result(
+        request,
+        go,
+        number,
+        ResultForm,
+        services.go_result_enter,
+        lambda board: _("Board %(b)s: %(r)s.") % {"b": board.number, "r": board.get_result_display()},
+    )
+
+
+def _corrected(board) -> str:
+    if board.result:
+        return _("Board %(b)s corrected: %(r)s.") % {"b": board.number, "r": board.get_result_display()}
+    return _("Board %(b)s: the result is cleared.") % {"b": board.number}
 
 
 @require_POST
 @director_required
 def result_correct(request, go: GoTournament, number: int):
-    go_round = _round(go, number)
-    form = CorrectionForm(request.POST)
-    if not form.is_valid():
-        _form_errors(request, form)
-        return redirect("go:round", pk=go.pk, number=number)
-    try:
-        board = services.go_result_correct(
-            go_round=go_round,
-            board_number=form.cleaned_data["board"],
-            result=form.cleaned_data["result"],
-            version=form.cleaned_data.get("version"),
-            user=request.user,
-        )
-    except services.GoError as error:
-        _fail(request, error)
-    else:
-        if board.result:
-            messages.success(
-                request, _("Board %(b)s corrected: %(r)s.") % {"b": board.number, "r": board.get_result_display()}
-            )
-        else:
-            messages.success(request, _("Board %(b)s: the result is cleared.") % {"b": board.number})
-    return redirect(reverse("go:round", args=[go.pk, number]) + "#results")
+    return _board_result(request, go, number, CorrectionForm, services.go_result_correct, _corrected)
 
 
 @require_GET
