@@ -9,8 +9,8 @@ from django.template.response import TemplateResponse
 from django.utils.module_loading import module_has_submodule
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
-from simple_history.admin import SimpleHistoryAdmin
 
+from federation.admin_security import AuditedHistoryAdmin
 from federation.models import BotLevel, Club, Player
 from federation.services import player_merge
 
@@ -32,19 +32,19 @@ def installed_admin_hooks(name: str) -> list:
 
 
 @admin.register(Club)
-class ClubAdmin(SimpleHistoryAdmin):
+class ClubAdmin(AuditedHistoryAdmin):
     list_display = ["name", "city", "country"]
     list_filter = ["country"]
     search_fields = ["name", "city"]
 
 
 @admin.register(BotLevel)
-class BotLevelAdmin(SimpleHistoryAdmin):
+class BotLevelAdmin(AuditedHistoryAdmin):
     list_display = ["name", "max_rating"]
 
 
 @admin.register(Player)
-class PlayerAdmin(SimpleHistoryAdmin):
+class PlayerAdmin(AuditedHistoryAdmin):
     list_display = ["id", "last_name", "first_name", "last_name_latin", "first_name_latin", "city", "club", "country"]
     list_display_links = ["id", "last_name"]
     list_filter = ["country", "is_bot"]

@@ -47,12 +47,17 @@ ORGANISER_PERMISSIONS = [
 #: Staff get every permission of these apps, including the custom ones (approve, accredit, high K, publish).
 STAFF_APPS = ["federation", "tournaments", "ratings", "dirs", "go", "preferans", "django_celery_beat"]
 
+#: Reading the admin's history pages (who changed what): ``federation.admin_security.AUDIT_PERMISSION``.
+STAFF_EXTRA_PERMISSIONS = ["admin.view_logentry"]
+
 
 def ensure_roles(**kwargs) -> None:
     organisers, _ = Group.objects.get_or_create(name=ORGANISERS)
     organisers.permissions.set(_permissions(ORGANISER_PERMISSIONS))
     staff, _ = Group.objects.get_or_create(name=FEDERATION_STAFF)
-    staff.permissions.set(Permission.objects.filter(content_type__app_label__in=STAFF_APPS))
+    staff.permissions.set(
+        [*Permission.objects.filter(content_type__app_label__in=STAFF_APPS), *_permissions(STAFF_EXTRA_PERMISSIONS)]
+    )
 
 
 def _permissions(names: list[str]) -> list[Permission]:

@@ -1,4 +1,5 @@
-"""Rating lists in the admin: parameters validated by the engine; snapshots and changes read-only.
+"""Rating lists in the admin: parameters validated by the engine; snapshots, entries and changes read-only and
+undeletable for everyone (``PublishedRecordAdmin``); a list with a snapshot cannot be deleted.
 
 Each rating system's home adds its own staff actions and pages on ``RatingList`` in its ``admin.py``
 (``RATING_LIST_ACTIONS`` and ``rating_list_urls(model_admin)``, found by ``federation.admin.installed_admin_hooks``).
@@ -13,9 +14,9 @@ from django.http import JsonResponse
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
-from simple_history.admin import SimpleHistoryAdmin
 
 from federation.admin import installed_admin_hooks
+from federation.admin_security import AuditedHistoryAdmin, PublishedRecordAdmin
 from ratings.models import RatingChange, RatingEntry, RatingList, RatingSnapshot, StartingRating
 from ratings.progress import task_state
 
@@ -29,11 +30,18 @@ def progress_url(task_id: str, rating_lists) -> str:
 
 
 @admin.register(RatingList)
-class RatingListAdmin(SimpleHistoryAdmin):
+class RatingListAdmin(AuditedHistoryAdmin):
     list_display = ["name", "slug", "engine", "is_active", "ordering"]
     list_filter = ["engine", "is_active"]
     prepopulated_fields = {"slug": ["name"]}
     search_fields = ["name", "name_en", "slug"]
+
+    def has_delete_permission(self, request, obj=None):
+        """A list is deleted only before anything is published in it (deleting it would delete its snapshots);
+        the changelist's bulk delete, which cannot tell, is not offered."""
+        if obj is None or obj.snapshots.exists():
+            return False
+        return super().has_delete_permission(request, obj)
 
     def get_actions(self, request):
         actions = super().get_actions(request)
@@ -85,23 +93,15 @@ class RatingListAdmin(SimpleHistoryAdmin):
         return TemplateResponse(request, "admin/ratings/ratinglist/progress.html", context)
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-
 @admin.register(RatingSnapshot)
-class RatingSnapshotAdmin(ReadOnlyAdmin):
+class RatingSnapshotAdmin(PublishedRecordAdmin):
     list_display = ["rating_list", "as_of", "computed_at"]
     list_filter = ["rating_list"]
     date_hierarchy = "as_of"
 
 
 @admin.register(RatingEntry)
-class RatingEntryAdmin(ReadOnlyAdmin):
+class RatingEntryAdmin(PublishedRecordAdmin):
     list_display = ["snapshot", "rank", "player", "rating", "delta", "events"]
     list_select_related = ["snapshot__rating_list", "player"]
     list_filter = ["snapshot__rating_list"]
@@ -111,7 +111,7 @@ class RatingEntryAdmin(ReadOnlyAdmin):
 
 
 @admin.register(RatingChange)
-class RatingChangeAdmin(ReadOnlyAdmin):
+class RatingChangeAdmin(PublishedRecordAdmin):
     list_display = ["rating_list", "player", "tournament", "event_date", "before", "delta", "after"]
     list_select_related = ["rating_list", "player", "tournament"]
     list_filter = ["rating_list"]
@@ -120,7 +120,7 @@ class RatingChangeAdmin(ReadOnlyAdmin):
 
 
 @admin.register(StartingRating)
-class StartingRatingAdmin(SimpleHistoryAdmin):
+class StartingRatingAdmin(AuditedHistoryAdmin):
     """Ratings carried over from the federation's own list (staff only, through the ``ratings`` permissions): every
     rebuild of the list starts from them. Who recorded each row and when is kept, and its history."""
 

@@ -5,9 +5,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
-from simple_history.admin import SimpleHistoryAdmin
 
 from federation.admin import installed_admin_hooks
+from federation.admin_security import AuditedHistoryAdmin
 from tournaments import services
 from tournaments.models import Result, Stage, Tournament, TournamentStatus
 
@@ -19,11 +19,13 @@ STAFF_ONLY_FIELDS = [
     "accredited",
     "accredited_by",
     "accredited_at",
+    "open_ema_judged_by",
+    "open_ema_judged_at",
 ]
 #: A card-game tournament's own optional Gorbunov rules (rules/gorbunov.md), overriding its list's: staff only.
 STAFF_RULE_FIELDS = ["sqrt_rule", "sealed_cap"]
 #: Judgements of federation staff, editable by them only.
-STAFF_JUDGEMENT_FIELDS = ["accreditation_note", "rank_restriction_legitimate"]
+STAFF_JUDGEMENT_FIELDS = ["accreditation_note", "rank_restriction_legitimate", "is_open", "ema"]
 
 
 class TournamentAdminForm(forms.ModelForm):
@@ -101,7 +103,7 @@ class StageInline(LockedWhenApprovedMixin, admin.TabularInline):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(SimpleHistoryAdmin):
+class TournamentAdmin(AuditedHistoryAdmin):
     form = TournamentAdminForm
     inlines = [ResultInline, StageInline]
     list_display = ["name", "discipline", "end_date", "city", "status", "k", "accredited", "organiser"]
@@ -125,7 +127,7 @@ class TournamentAdmin(SimpleHistoryAdmin):
                     ("hanchans", "participants"),
                     ("accredited", "accredited_by", "accredited_at"),
                     "accreditation_note",
-                    ("is_open", "ema"),
+                    ("is_open", "ema", "open_ema_judged_by", "open_ema_judged_at"),
                     ("online", "online_platform"),
                     ("rank_restricted", "rank_restriction_legitimate"),
                 ],
@@ -178,6 +180,8 @@ class TournamentAdmin(SimpleHistoryAdmin):
         if not change and obj.organiser_id is None:
             obj.organiser = request.user
         super().save_model(request, obj, form, change)
+        if {"is_open", "ema"} & set(form.changed_data):
+            services.tournament_open_ema_judge(tournament=obj, user=request.user, is_open=obj.is_open, ema=obj.ema)
 
     def save_related(self, request, form, formsets, change):
         before = set()

@@ -125,6 +125,16 @@ class Tournament(models.Model):
         help_text=_("At least half of the seats open to anyone, directly or by qualification."),
     )
     ema = models.BooleanField(_("EMA tournament"), default=False)
+    # Openness and EMA status are judgements of federation staff (rules/mahjong.md), kept with who and when.
+    open_ema_judged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("open/EMA judged by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    open_ema_judged_at = models.DateTimeField(_("open/EMA judged at"), null=True, blank=True)
     online = models.BooleanField(_("online"), default=False)
     online_platform = models.CharField(_("online platform"), max_length=50, blank=True)
     rank_restricted = models.BooleanField(_("rank-restricted"), default=False)

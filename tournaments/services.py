@@ -209,3 +209,21 @@ def tournament_results_replace(*, tournament: Tournament, rows: list[ResultRow])
     for result in results:
         result.full_clean(validate_unique=False, validate_constraints=False)
     return Result.objects.bulk_create(results)
+
+
+@transaction.atomic
+def tournament_open_ema_judge(
+    *, tournament: Tournament, user: AbstractBaseUser, is_open: bool, ema: bool
+) -> Tournament:
+    """Federation staff judge whether a mahjong tournament is open and whether it has EMA status (rules/mahjong.md:
+    "what needs a person's judgement"), recorded with who and when as an accreditation is."""
+    if not user.has_perm("tournaments.accredit_tournament"):
+        raise PermissionDenied(_("Only federation staff may judge whether a tournament is open or has EMA status."))
+    tournament.is_open = is_open
+    tournament.ema = ema
+    tournament.open_ema_judged_by = user
+    tournament.open_ema_judged_at = timezone.now()
+    tournament._change_reason = f"open: {is_open}, EMA: {ema}"
+    tournament._history_user = user
+    tournament.save(update_fields=["is_open", "ema", "open_ema_judged_by", "open_ema_judged_at"])
+    return tournament

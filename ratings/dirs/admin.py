@@ -7,18 +7,27 @@ rated (or not, with the reason) by ``dirs_game_record``; games are not edited af
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 
+from federation.admin_security import FederationModelAdmin
+
 from . import services
 from .models import DirsGame, DirsRating
 
 
 @admin.register(DirsRating)
-class DirsRatingAdmin(admin.ModelAdmin):
+class DirsRatingAdmin(FederationModelAdmin):
     list_display = ["player", "rating", "acceleration", "declared_rank", "club", "games"]
     search_fields = ["player__last_name", "player__last_name_latin"]
     list_filter = ["club"]
     raw_id_fields = ["player"]
     readonly_fields = ["rating", "acceleration", "initial_rating", "games"]
     fields = ["player", "declared_rank", "club", "rating", "acceleration", "initial_rating", "games"]
+
+    def get_readonly_fields(self, request, obj=None):
+        """The player of a rating is chosen once: the club games stay with the player they were played by, so a
+        rating moved to someone else would carry a 6d to a player who never played for it. Decision: nobody
+        changes it afterwards, staff included (a mistaken rating is corrected by a new one for the right player)."""
+        fields = list(super().get_readonly_fields(request, obj))
+        return ["player", *fields] if obj is not None else fields
 
     def save_model(self, request, obj, form, change):
         if change:
@@ -33,7 +42,7 @@ class DirsRatingAdmin(admin.ModelAdmin):
 
 
 @admin.register(DirsGame)
-class DirsGameAdmin(admin.ModelAdmin):
+class DirsGameAdmin(FederationModelAdmin):
     """Organisers record club games here as on the page; a game is rated only on the handicap DIRS prescribes."""
 
     list_display = ["date", "white", "black", "handicap", "komi", "winner", "rated", "club"]

@@ -16,6 +16,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from federation.admin_security import FederationModelAdmin, PublishedRecordAdmin, StaffOnlyFieldsMixin
 from federation.models import Player
 from federation.uploads import Checked, UploadFlow
 from ratings.preferans.importing import deals_parse
@@ -38,7 +39,7 @@ EXAMPLE_CSV = (
 
 
 @admin.register(GameServer)
-class GameServerAdmin(admin.ModelAdmin):
+class GameServerAdmin(FederationModelAdmin):
     list_display = ["name", "token_prefix", "is_active", "created_at"]
     readonly_fields = ["token_prefix", "created_at"]
     fields = ["name", "is_active", "token_prefix", "created_at"]
@@ -144,7 +145,17 @@ class DealForm(forms.Form):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(StaffOnlyFieldsMixin, FederationModelAdmin):
+    """Organisers enter games by hand; which server a game came from, and whether it is finished, are staff's.
+
+    A finished server game reopened, or moved to another server, would let the same deal be rated twice; the
+    servers' names are not shown to organisers at all. A game ends for an organiser through its last deal
+    ("The game ends with this deal").
+    """
+
+    staff_permission = "preferans.change_gameserver"
+    staff_only_fields = ("finished",)
+    staff_hidden_fields = ("server",)
     list_display = ["__str__", "played_at", "server", "finished", "deal_count"]
     list_filter = ["finished", "server"]
     search_fields = ["external_id", "seats__player__last_name", "seats__player__last_name_latin"]
@@ -187,6 +198,8 @@ class GameAdmin(admin.ModelAdmin):
             raise Http404(_("No such game."))
         if not self.has_change_permission(request, game) or not request.user.has_perm("preferans.add_deal"):
             raise PermissionDenied
+        if game.server_id is not None and not self.is_staff_for_fields(request):
+            raise PermissionDenied  # a server's game gets its deals from the server (else one deal is rated twice)
         seats = list(game.seats.select_related("player").order_by("seat", "id"))
         form = DealForm(request.POST or None, seats=seats)
         if request.method == "POST" and form.is_valid():
@@ -279,32 +292,17 @@ class DealsUpload(UploadFlow):
 
 
 @admin.register(PreferansRating)
-class PreferansRatingAdmin(admin.ModelAdmin):
+class PreferansRatingAdmin(PublishedRecordAdmin):
     list_display = ["player", "rating", "max_rating", "league", "deals", "updated_at"]
     list_filter = ["league", "player__is_bot"]
     search_fields = ["player__last_name", "player__last_name_latin"]
     list_select_related = ["player"]
     readonly_fields = ["player", "rating", "max_rating", "league", "deals", "updated_at"]
 
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
 
 @admin.register(DealResult)
-class DealResultAdmin(admin.ModelAdmin):
+class DealResultAdmin(PublishedRecordAdmin):
     list_display = ["deal", "player", "whists", "rating_before", "delta", "rating_after"]
     list_select_related = ["deal__game", "player"]
     raw_id_fields = ["deal", "player"]
     search_fields = ["player__last_name", "deal__game__external_id"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

@@ -5,6 +5,8 @@ The round-by-round work happens on the director's pages (``go:tournament``); the
 
 from django.contrib import admin
 
+from federation.admin_security import FederationModelAdmin
+
 from .models import Board, Bye, GoTournament, Registration, Round, StandingRow
 
 
@@ -18,7 +20,7 @@ class RegistrationInline(admin.TabularInline):
 
 
 @admin.register(GoTournament)
-class GoTournamentAdmin(admin.ModelAdmin):
+class GoTournamentAdmin(FederationModelAdmin):
     list_display = ["tournament", "tiebreak", "komi_normal", "rate_in_club", "club"]
     search_fields = ["tournament__name"]
     autocomplete_fields = ["tournament"]
@@ -26,7 +28,7 @@ class GoTournamentAdmin(admin.ModelAdmin):
 
 
 @admin.register(Registration)
-class RegistrationAdmin(admin.ModelAdmin):
+class RegistrationAdmin(FederationModelAdmin):
     list_display = ["name", "tournament", "rating", "rating_source", "first_round", "withdrawn_after"]
     list_filter = ["rating_source"]
     search_fields = ["name", "name_latin", "tournament__tournament__name"]
@@ -49,7 +51,7 @@ class ByeInline(admin.TabularInline):
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(FederationModelAdmin):
     list_display = ["tournament", "number", "status", "completed", "paired_at", "published_at"]
     list_filter = ["status", "completed"]
     readonly_fields = [
@@ -70,7 +72,7 @@ class RoundAdmin(admin.ModelAdmin):
 
 
 @admin.register(StandingRow)
-class StandingRowAdmin(admin.ModelAdmin):
+class StandingRowAdmin(FederationModelAdmin):
     list_display = ["round", "place", "registration", "start_level", "level", "tiebreak"]
     readonly_fields = [f.name for f in StandingRow._meta.fields]
 

@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('federation', '0003_player_external_id'),
-        ('tournaments', '0001_initial'),
+        ('tournaments', '0002_open_ema_judgement'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

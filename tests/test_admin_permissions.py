@@ -1,0 +1,297 @@
+"""Every role at every door of the admin: each address Django registers, as anonymous, an organiser on their own
+object, an organiser on another organiser's object and federation staff, by GET and by POST.
+
+Each row is ``"<url name, or route if unnamed>": ("<GET>", "<POST>")``, one character per role in the order
+anonymous, own, other, staff (``tests/admin_matrix.py`` reads the characters):
+
+- ``.`` refused (403/404/405, or sent to the login page or the admin index) and nothing written;
+- ``R`` served, nothing written (a page; a form with errors; an action not offered to this role);
+- ``W`` served and written (what this role may do; rolled back after the request);
+- ``w`` served, written or not by the set-up (a task run eagerly writes, one sent to a broker does not).
+
+Actions are rows ``"<changelist> action <name>"``, POSTed on the role's object (no GET). A new admin address or
+action fails ``test_every_admin_address_has_a_row`` until its row is written here: decide who may open it first.
+
+The POST of a refused cell carries a payload that would rename or delete if it got through (``post_data``).
+"""
+
+import pytest
+
+from tests import admin_matrix as matrix
+
+pytestmark = pytest.mark.django_db
+
+ROWS = {
+    "index": (".RRR", ".RRR"),
+    "login": ("R...", "RRRR"),
+    "logout": ("....", ".RRR"),
+    "password_change": (".RRR", ".RRR"),
+    "password_change_done": (".RRR", "...."),
+    "autocomplete": (".RRR", "...."),
+    "jsi18n": (".RRR", "...."),
+    "view_on_site": (".RRR", ".RRR"),
+    "auth_group_changelist": ("....", "...."),
+    "auth_group_add": ("....", "...."),
+    "auth_group_history": ("....", "...."),
+    "auth_group_delete": ("....", "...."),
+    "auth_group_change": ("....", "...."),
+    "auth/group/<path:object_id>/": (".RRR", ".RRR"),
+    "auth_user_password_change": ("....", "...."),
+    "auth_user_changelist": ("....", "...."),
+    "auth_user_add": ("....", "...."),
+    "auth_user_history": ("....", "...."),
+    "auth_user_delete": ("....", "...."),
+    "auth_user_change": ("....", "...."),
+    "auth/user/<path:object_id>/": (".RRR", ".RRR"),
+    "django_celery_beat_periodictask_changelist": ("...R", "...W"),
+    "django_celery_beat_periodictask_add": ("...R", "...R"),
+    "django_celery_beat_periodictask_history": ("...R", "...R"),
+    "django_celery_beat_periodictask_delete": ("...R", "...W"),
+    "django_celery_beat_periodictask_change": ("...R", "...R"),
+    "django_celery_beat/periodictask/<path:object_id>/": (".RRR", ".RRR"),
+    "django_celery_beat_clockedschedule_changelist": ("...R", "...W"),
+    "django_celery_beat_clockedschedule_add": ("...R", "...R"),
+    "django_celery_beat_clockedschedule_history": ("...R", "...R"),
+    "django_celery_beat_clockedschedule_delete": ("...R", "...W"),
+    "django_celery_beat_clockedschedule_change": ("...R", "...R"),
+    "django_celery_beat/clockedschedule/<path:object_id>/": (".RRR", ".RRR"),
+    "django_celery_beat_crontabschedule_changelist": ("...R", "...W"),
+    "django_celery_beat_crontabschedule_add": ("...R", "...R"),
+    "django_celery_beat_crontabschedule_history": ("...R", "...R"),
+    "django_celery_beat_crontabschedule_delete": ("...R", "...W"),
+    "django_celery_beat_crontabschedule_change": ("...R", "...R"),
+    "django_celery_beat/crontabschedule/<path:object_id>/": (".RRR", ".RRR"),
+    "django_celery_beat_solarschedule_changelist": ("...R", "...W"),
+    "django_celery_beat_solarschedule_add": ("...R", "...R"),
+    "django_celery_beat_solarschedule_history": ("...R", "...R"),
+    "django_celery_beat_solarschedule_delete": ("...R", "...W"),
+    "django_celery_beat_solarschedule_change": ("...R", "...R"),
+    "django_celery_beat/solarschedule/<path:object_id>/": (".RRR", ".RRR"),
+    "django_celery_beat_intervalschedule_changelist": ("...R", "...W"),
+    "django_celery_beat_intervalschedule_add": ("...R", "...R"),
+    "django_celery_beat_intervalschedule_history": ("...R", "...R"),
+    "django_celery_beat_intervalschedule_delete": ("...R", "...W"),
+    "django_celery_beat_intervalschedule_change": ("...R", "...R"),
+    "django_celery_beat/intervalschedule/<path:object_id>/": (".RRR", ".RRR"),
+    "federation_club_simple_history": ("...R", "...."),
+    "federation_club_changelist": (".RRR", ".RRR"),
+    "federation_club_add": ("...R", "...R"),
+    "federation_club_history": ("...R", "...R"),
+    "federation_club_delete": ("...R", "...R"),
+    "federation_club_change": (".RRR", "...R"),
+    "federation/club/<path:object_id>/": (".RRR", ".RRR"),
+    "federation_botlevel_simple_history": ("...R", "...."),
+    "federation_botlevel_changelist": ("...R", "...W"),
+    "federation_botlevel_add": ("...R", "...R"),
+    "federation_botlevel_history": ("...R", "...R"),
+    "federation_botlevel_delete": ("...R", "...W"),
+    "federation_botlevel_change": ("...R", "...R"),
+    "federation/botlevel/<path:object_id>/": (".RRR", ".RRR"),
+    "federation_player_simple_history": ("...R", "...."),
+    "federation_player_changelist": (".RRR", ".RRR"),
+    "federation_player_add": (".RRR", ".RRR"),
+    "federation_player_history": ("...R", "...R"),
+    "federation_player_delete": ("...R", "...R"),
+    "federation_player_change": (".RRR", "...R"),
+    "federation/player/<path:object_id>/": (".RRR", ".RRR"),
+    "tournaments_tournament_import": (".R.R", ".R.R"),
+    "tournaments_tournament_simple_history": ("...R", "...."),
+    "tournaments_tournament_changelist": (".RRR", ".RR."),
+    "tournaments_tournament_add": (".RRR", ".RRR"),
+    "tournaments_tournament_history": ("...R", "...R"),
+    "tournaments_tournament_delete": ("...R", "...."),
+    "tournaments_tournament_change": (".R.R", ".R.R"),
+    "tournaments/tournament/<path:object_id>/": (".RRR", ".RRR"),
+    "ratings_ratinglist_progress": ("...R", "...R"),
+    "ratings_mahjong_rebuild": ("...R", "...R"),
+    "ratings_ratinglist_simple_history": ("...R", "...."),
+    "ratings_ratinglist_changelist": ("...R", "...R"),
+    "ratings_ratinglist_add": ("...R", "...R"),
+    "ratings_ratinglist_history": ("...R", "...R"),
+    "ratings_ratinglist_delete": ("....", "...."),
+    "ratings_ratinglist_change": ("...R", "...R"),
+    "ratings/ratinglist/<path:object_id>/": (".RRR", ".RRR"),
+    "ratings_startingrating_simple_history": ("...R", "...."),
+    "ratings_startingrating_changelist": ("...R", "...W"),
+    "ratings_startingrating_add": ("...R", "...R"),
+    "ratings_startingrating_history": ("...R", "...R"),
+    "ratings_startingrating_delete": ("...R", "...W"),
+    "ratings_startingrating_change": ("...R", "...R"),
+    "ratings/startingrating/<path:object_id>/": (".RRR", ".RRR"),
+    "ratings_ratingsnapshot_changelist": ("...R", "...R"),
+    "ratings_ratingsnapshot_add": ("....", "...."),
+    "ratings_ratingsnapshot_history": ("...R", "...R"),
+    "ratings_ratingsnapshot_delete": ("....", "...."),
+    "ratings_ratingsnapshot_change": ("...R", "...."),
+    "ratings/ratingsnapshot/<path:object_id>/": (".RRR", ".RRR"),
+    "ratings_ratingentry_changelist": ("...R", "...R"),
+    "ratings_ratingentry_add": ("....", "...."),
+    "ratings_ratingentry_history": ("...R", "...R"),
+    "ratings_ratingentry_delete": ("....", "...."),
+    "ratings_ratingentry_change": ("...R", "...."),
+    "ratings/ratingentry/<path:object_id>/": (".RRR", ".RRR"),
+    "ratings_ratingchange_changelist": ("...R", "...R"),
+    "ratings_ratingchange_add": ("....", "...."),
+    "ratings_ratingchange_history": ("...R", "...R"),
+    "ratings_ratingchange_delete": ("....", "...."),
+    "ratings_ratingchange_change": ("...R", "...."),
+    "ratings/ratingchange/<path:object_id>/": (".RRR", ".RRR"),
+    "preferans_gameserver_changelist": ("...R", "...W"),
+    "preferans_gameserver_add": ("...R", "...W"),
+    "preferans_gameserver_history": ("...R", "...R"),
+    "preferans_gameserver_delete": ("...R", "...W"),
+    "preferans_gameserver_change": ("...R", "...W"),
+    "preferans/gameserver/<path:object_id>/": (".RRR", ".RRR"),
+    "preferans_game_import": (".RRR", ".RRR"),
+    "preferans_game_deal": (".RRR", ".RRR"),
+    "preferans_game_changelist": (".RRR", ".RRR"),
+    "preferans_game_add": (".RRR", ".RRR"),
+    "preferans_game_history": ("...R", "...R"),
+    "preferans_game_delete": ("...R", "...R"),
+    "preferans_game_change": (".RRR", ".RRR"),
+    "preferans/game/<path:object_id>/": (".RRR", ".RRR"),
+    "preferans_preferansrating_changelist": (".RRR", ".RRR"),
+    "preferans_preferansrating_add": ("....", "...."),
+    "preferans_preferansrating_history": ("...R", "...R"),
+    "preferans_preferansrating_delete": ("....", "...."),
+    "preferans_preferansrating_change": (".RRR", "...."),
+    "preferans/preferansrating/<path:object_id>/": (".RRR", ".RRR"),
+    "preferans_dealresult_changelist": (".RRR", ".RRR"),
+    "preferans_dealresult_add": ("....", "...."),
+    "preferans_dealresult_history": ("...R", "...R"),
+    "preferans_dealresult_delete": ("....", "...."),
+    "preferans_dealresult_change": (".RRR", "...."),
+    "preferans/dealresult/<path:object_id>/": (".RRR", ".RRR"),
+    "dirs_dirsrating_changelist": (".RRR", ".RRW"),
+    "dirs_dirsrating_add": (".RRR", ".RRR"),
+    "dirs_dirsrating_history": ("...R", "...R"),
+    "dirs_dirsrating_delete": ("...R", "...W"),
+    "dirs_dirsrating_change": (".RRR", ".RRR"),
+    "dirs/dirsrating/<path:object_id>/": (".RRR", ".RRR"),
+    "dirs_dirsgame_changelist": (".RRR", ".RRW"),
+    "dirs_dirsgame_add": (".RRR", ".RRR"),
+    "dirs_dirsgame_history": ("...R", "...R"),
+    "dirs_dirsgame_delete": ("...R", "...W"),
+    "dirs_dirsgame_change": (".RRR", "...W"),
+    "dirs/dirsgame/<path:object_id>/": (".RRR", ".RRR"),
+    "go_gotournament_changelist": (".RRR", ".RRR"),
+    "go_gotournament_add": ("...R", "...R"),
+    "go_gotournament_history": ("...R", "...R"),
+    "go_gotournament_delete": ("...R", "...R"),
+    "go_gotournament_change": (".RRR", "...R"),
+    "go/gotournament/<path:object_id>/": (".RRR", ".RRR"),
+    "go_registration_changelist": (".RRR", ".RRR"),
+    "go_registration_add": ("...R", "...R"),
+    "go_registration_history": ("...R", "...R"),
+    "go_registration_delete": ("...R", "...R"),
+    "go_registration_change": (".RRR", "...R"),
+    "go/registration/<path:object_id>/": (".RRR", ".RRR"),
+    "go_round_changelist": (".RRR", ".RRW"),
+    "go_round_add": ("....", "...."),
+    "go_round_history": ("...R", "...R"),
+    "go_round_delete": ("...R", "...W"),
+    "go_round_change": (".RRR", "...R"),
+    "go/round/<path:object_id>/": (".RRR", ".RRR"),
+    "go_standingrow_changelist": (".RRR", ".RRW"),
+    "go_standingrow_add": ("....", "...."),
+    "go_standingrow_history": ("...R", "...R"),
+    "go_standingrow_delete": ("...R", "...W"),
+    "go_standingrow_change": (".RRR", "...W"),
+    "go/standingrow/<path:object_id>/": (".RRR", ".RRR"),
+    "app_list": (".RRR", ".RRR"),
+    "(?P<url>.*)$": ("....", "...."),
+    "auth_group_changelist action delete_selected": ("", "...."),
+    "auth_user_changelist action delete_selected": ("", "...."),
+    "dirs_dirsgame_changelist action delete_selected": ("", ".RRW"),
+    "dirs_dirsrating_changelist action delete_selected": ("", ".RRW"),
+    "django_celery_beat_clockedschedule_changelist action delete_selected": ("", "...W"),
+    "django_celery_beat_crontabschedule_changelist action delete_selected": ("", "...W"),
+    "django_celery_beat_intervalschedule_changelist action delete_selected": ("", "...W"),
+    "django_celery_beat_periodictask_changelist action delete_selected": ("", "...W"),
+    "django_celery_beat_periodictask_changelist action disable_tasks": ("", "...W"),
+    "django_celery_beat_periodictask_changelist action enable_tasks": ("", "...W"),
+    "django_celery_beat_periodictask_changelist action run_tasks": ("", "...w"),
+    "django_celery_beat_periodictask_changelist action toggle_tasks": ("", "...W"),
+    "django_celery_beat_solarschedule_changelist action delete_selected": ("", "...W"),
+    "federation_botlevel_changelist action delete_selected": ("", "...W"),
+    "ratings_startingrating_changelist action delete_selected": ("", "...W"),
+    "federation_club_changelist action delete_selected": ("", ".RRR"),
+    "federation_player_changelist action delete_selected": ("", ".RRR"),
+    "federation_player_changelist action merge_players": ("", ".RRR"),
+    "go_gotournament_changelist action delete_selected": ("", ".RRR"),
+    "go_registration_changelist action delete_selected": ("", ".RRR"),
+    "go_round_changelist action delete_selected": ("", ".RRW"),
+    "go_standingrow_changelist action delete_selected": ("", ".RRW"),
+    "preferans_game_changelist action delete_selected": ("", ".RRR"),
+    "preferans_gameserver_changelist action delete_selected": ("", "...W"),
+    "preferans_gameserver_changelist action issue_new_token": ("", "...W"),
+    "ratings_ratinglist_changelist action gorbunov_publish_now": ("", "...R"),
+    "ratings_ratinglist_changelist action gorbunov_rebuild": ("", "...R"),
+    "ratings_ratinglist_changelist action mahjong_compute_today": ("", "...R"),
+    "ratings_ratinglist_changelist action mahjong_rebuild_dates": ("", "...R"),
+    "tournaments_tournament_changelist action approve": ("", ".RRR"),
+    "tournaments_tournament_changelist action delete_selected": ("", ".RR."),
+    "tournaments_tournament_changelist action mahjong_accredit": ("", ".RRR"),
+    "tournaments_tournament_changelist action mahjong_check": ("", ".RRR"),
+    "tournaments_tournament_changelist action mahjong_rank_restriction_legitimate": ("", ".RRR"),
+    "tournaments_tournament_changelist action mahjong_rank_restriction_not_legitimate": ("", ".RRR"),
+    "tournaments_tournament_changelist action mahjong_withdraw_accreditation": ("", ".RRR"),
+    "tournaments_tournament_changelist action return_to_draft": ("", ".RRW"),
+    "tournaments_tournament_changelist action submit": ("", ".RRR"),
+}
+
+
+def _keys():
+    return [key for key, _ in matrix.admin_patterns()] + matrix.admin_actions()
+
+
+def test_every_admin_address_has_a_row():
+    missing = sorted(set(_keys()) - set(ROWS))
+    gone = sorted(set(ROWS) - set(_keys()))
+    assert not missing, f"admin addresses without a row in ROWS (decide who may open them): {missing}"
+    assert not gone, f"rows for addresses the admin no longer has: {gone}"
+
+
+def test_every_model_admin_of_the_site_keeps_history_for_staff():
+    """Each ModelAdmin of the site's apps builds on ``FederationModelAdmin`` (history for staff only)."""
+    from django.contrib import admin
+
+    from federation.admin_security import FederationModelAdmin
+
+    ours = {"federation", "tournaments", "ratings", "preferans", "dirs", "go", "gorbunov", "mahjong"}
+    loose = [
+        type(model_admin).__name__
+        for model, model_admin in admin.site._registry.items()
+        if model._meta.app_label in ours and not isinstance(model_admin, FederationModelAdmin)
+    ]
+    assert not loose
+
+
+ROUTES = dict(matrix.admin_patterns())
+
+
+@pytest.mark.parametrize("key", sorted(ROWS))
+def test_admin_address_as_every_role(client, key):
+    world = matrix.world_build()
+    route = ROUTES.get(key, "")
+    expected_get, expected_post = ROWS[key]
+    seen = {}
+    for method, expected in (("GET", expected_get), ("POST", expected_post)):
+        if not expected:
+            continue
+        got = ""
+        urls = []
+        for role in matrix.ROLES:
+            matrix.login_for(client, world, role)
+            cell, url = matrix.probe(client, world, key, route, role, method)
+            got += cell
+            urls.append(url)
+        seen[method] = (got, urls)
+    expected = {m: e for m, e in (("GET", expected_get), ("POST", expected_post)) if e}
+    got = {
+        m: "".join(
+            "w" if (want == "w" and cell in "RW") else cell for want, cell in zip(expected[m], s[0], strict=True)
+        )
+        for m, s in seen.items()
+    }
+    assert got == expected, seen
