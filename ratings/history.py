@@ -268,6 +268,7 @@ def people_entries(player_pks: Iterable[int]) -> list[dict[str, str]]:
 #: system -> (module, import, check, export, default list slug); each home keeps its own reading and writing.
 SYSTEMS: dict[str, tuple[str, str]] = {
     "gorbunov": ("ratings.gorbunov.history", "gorbunov"),
+    "dirs": ("ratings.dirs.history", "dirs"),
 }
 
 

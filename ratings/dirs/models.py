@@ -14,6 +14,9 @@ from federation.models import Club, Player
 
 #: The DIRS scale: 000 = 21 kyu, 290 = 9 dan; "every rating from 290 up is 9 dan", typed ratings stop at 300.
 DIRS_RATING_MAX = 300
+#: A club game of any handicap is recorded (one of more than 9 stones is never rated, rules/go.md part 2); the
+#: bound is only there to catch a typing slip (a 19x19 board holds far fewer handicap stones in practice).
+MAX_RECORDED_STONES = 25
 
 
 class Komi(models.TextChoices):
