@@ -1,9 +1,10 @@
 from importlib import import_module
 
+from django import forms
 from django.apps import apps
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.utils.module_loading import module_has_submodule
@@ -12,6 +13,7 @@ from django.utils.translation import ngettext
 
 from federation.admin_security import AuditedHistoryAdmin
 from federation.models import BotLevel, Club, Player
+from federation.selectors import player_label, player_likely_duplicates, player_search
 from federation.services import player_merge
 
 
@@ -43,8 +45,38 @@ class BotLevelAdmin(AuditedHistoryAdmin):
     list_display = ["name", "max_rating"]
 
 
+class PlayerAdminForm(forms.ModelForm):
+    """A new player is checked against the registry first: likely duplicates (the same surname in any spelling and
+    a matching first name, ``player_likely_duplicates``) are listed, and the profile is created only once the person
+    ticks that it is someone else."""
+
+    not_a_duplicate = forms.BooleanField(
+        label=_("This is a different person from the players listed above"), required=False
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        self.duplicates = []
+        if self.instance.pk is None and cleaned.get("last_name"):
+            self.duplicates = player_likely_duplicates(
+                last_name=cleaned["last_name"], first_name=cleaned.get("first_name", "")
+            )
+            if self.duplicates and not cleaned.get("not_a_duplicate"):
+                names = "; ".join(player_label(p) for p in self.duplicates)
+                self.add_error(
+                    "not_a_duplicate",
+                    _(
+                        "Possible duplicates: %(players)s. Use the existing profile, or tick the box if this is "
+                        "someone else."
+                    )
+                    % {"players": names},
+                )
+        return cleaned
+
+
 @admin.register(Player)
 class PlayerAdmin(AuditedHistoryAdmin):
+    form = PlayerAdminForm
     list_display = ["id", "last_name", "first_name", "last_name_latin", "first_name_latin", "city", "club", "country"]
     list_display_links = ["id", "last_name"]
     list_filter = ["country", "is_bot"]
@@ -70,6 +102,23 @@ class PlayerAdmin(AuditedHistoryAdmin):
         (_("Identifiers"), {"fields": [("ema_id", "egd_pin"), "user"]}),
         (_("Bots"), {"fields": [("is_bot", "bot_level")], "classes": ["collapse"]}),
     ]
+
+    def get_fieldsets(self, request, obj=None):
+        if obj is None:
+            return [*self.fieldsets, (_("Duplicates"), {"fields": ["not_a_duplicate"]})]
+        return self.fieldsets
+
+    def get_search_results(self, request, queryset, search_term):
+        """The public search's matching (either alphabet, ё/е, transliteration, any case on SQLite too), or an id,
+        EMA id or EGD PIN given exactly."""
+        term = search_term.strip()
+        if not term:
+            return queryset, False
+        exact = Q(ema_id=term) | Q(egd_pin=term)
+        if term.isdigit():
+            exact |= Q(pk=int(term))
+        found = player_search(queryset=queryset, search=term)
+        return queryset.filter(Q(pk__in=found.values("pk")) | exact | Q(city__iexact=term)), False
 
     @admin.action(description=_("Merge the selected duplicate players"), permissions=["delete"])
     def merge_players(self, request, queryset):
@@ -108,3 +157,8 @@ class PlayerAdmin(AuditedHistoryAdmin):
             "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
         }
         return TemplateResponse(request, "admin/federation/player/merge.html", context)
+
+
+admin.site.site_header = _("Federation ratings: administration")
+admin.site.site_title = _("Federation ratings")
+admin.site.index_title = _("Administration")

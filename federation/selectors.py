@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery
+from dataclasses import dataclass
 
+from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery
+
+from federation.latin import latin_key, transliterate
 from federation.models import Player, normalize_name
 from tournaments.models import Result, Tournament, TournamentStatus
 
@@ -27,10 +30,88 @@ def player_places(*, players: QuerySet[Player] | None = None) -> tuple[list[str]
 
 
 def player_search(*, queryset: QuerySet[Player], search: str) -> QuerySet[Player]:
-    """Every word must match a part of the name in Cyrillic or in Latin ("иванов ив", "Ivanov", "ёлкин")."""
+    """Every word must match a part of the name in Cyrillic or in Latin ("иванов ив", "Ivanov", "ёлкин").
+
+    A word is also tried in its other spellings: a Cyrillic word as the passport transliteration ("Ёлкин" finds a
+    profile with only "Elkin"), a Latin word with the spellings that differ between schemes folded together
+    (``federation.latin.latin_key``: "Yolkin" finds "Elkin", "Kondratyev" finds "Kondratev").
+    """
     for word in normalize_name(search).split():
-        queryset = queryset.filter(search_name__contains=word)
+        condition = Q()
+        for variant in _spellings(word):
+            condition |= Q(search_name__contains=variant)
+        queryset = queryset.filter(condition)
     return queryset
+
+
+def _spellings(word: str) -> list[str]:
+    variants = [word]
+    latin = transliterate(word).lower()
+    if latin != word:
+        variants.append(latin)
+    key = latin_key(word).replace(" ", "")
+    if key and word.isascii() and word.isalpha() and key not in variants:
+        variants.append(key)
+    return variants
+
+
+@dataclass(frozen=True)
+class PlayerChoice:
+    """A player as a person picking one sees them: the name, then what tells namesakes apart."""
+
+    pk: int
+    label: str
+
+
+def player_label(player: Player) -> str:
+    """ "Иванов Иван — Москва, «Клуб», №123": city, club and the site's id beside the name (the club is read from
+    ``player.club``, so select it with the player)."""
+    details = [player.city] if player.city else []
+    if player.club_id:
+        details.append(f"«{player.club.name}»")
+    details.append(f"№{player.pk}")
+    return f"{player.full_name} — {', '.join(details)}"
+
+
+def player_choices(*, search: str, limit: int = 20, offset: int = 0) -> tuple[list[PlayerChoice], bool]:
+    """Players (no bots) matching ``search`` as the public search does, labelled for a picker; and whether more
+    follow. One query."""
+    players = player_search(queryset=Player.objects.filter(is_bot=False), search=search)
+    rows = list(players.select_related("club").order_by("search_name", "id")[offset : offset + limit + 1])
+    return [PlayerChoice(p.pk, player_label(p)) for p in rows[:limit]], len(rows) > limit
+
+
+def player_labels(ids) -> dict[int, str]:
+    """Labels of these players in one query (the results editor's selected rows)."""
+    wanted = {int(pk) for pk in ids if str(pk).isdigit()}
+    if not wanted:
+        return {}
+    return {p.pk: player_label(p) for p in Player.objects.filter(pk__in=wanted).select_related("club")}
+
+
+def player_likely_duplicates(*, last_name: str, first_name: str = "", exclude_pk: int | None = None, limit: int = 10):
+    """Profiles that may be the same person as a new one: the same surname in any spelling, and the same first
+    name or its initial when given. Whether to go on is the person's call; this only finds them."""
+    if not last_name.strip():
+        return []
+    players = player_search(queryset=Player.objects.all(), search=last_name)
+    if exclude_pk:
+        players = players.exclude(pk=exclude_pk)
+    found = []
+    wanted = normalize_name(first_name)
+    for player in players.select_related("club").order_by("search_name", "id")[: limit * 5]:
+        surname_keys = {latin_key(player.last_name), latin_key(player.last_name_latin)} - {""}
+        if latin_key(last_name) not in surname_keys:
+            continue
+        if wanted:
+            names = {normalize_name(player.first_name), normalize_name(player.first_name_latin)} - {""}
+            keys = {latin_key(n) for n in names}
+            if names and latin_key(wanted) not in keys and not any(n[:1] == wanted[:1] for n in names):
+                continue
+        found.append(player)
+        if len(found) >= limit:
+            break
+    return found
 
 
 def player_results(*, player: Player) -> QuerySet[Result]:

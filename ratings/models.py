@@ -12,6 +12,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -170,6 +171,63 @@ class RatingChange(models.Model):
 
     def explanation(self, language: str) -> str:
         return self.explanation_ru if language.startswith("ru") else self.explanation_en
+
+
+class JobState(models.TextChoices):
+    QUEUED = "queued", _("queued, waiting for a worker")
+    RUNNING = "running", _("running")
+    SUCCEEDED = "succeeded", _("done")
+    FAILED = "failed", _("failed")
+    LOST = "lost", _("lost (the worker stopped)")
+
+
+class JobSource(models.TextChoices):
+    ADMIN = "admin", _("the admin")
+    SCHEDULE = "schedule", _("the schedule")
+    COMMAND = "command", _("the command line")
+
+
+class JobRun(models.Model):
+    """One run of a long job (publish, rebuild, the nightly computation): who started it, when, how far it got, and
+    what it changed or why it failed, for staff to read (``ratings.jobs`` writes it; the admin shows it)."""
+
+    task_id = models.CharField(_("task id"), max_length=64, unique=True)
+    kind = models.CharField(_("job"), max_length=40)
+    args = models.JSONField(_("arguments"), default=dict, blank=True)
+    source = models.CharField(_("started from"), max_length=10, choices=JobSource.choices, default=JobSource.ADMIN)
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("started by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    state = models.CharField(_("state"), max_length=10, choices=JobState.choices, default=JobState.QUEUED)
+    in_process = models.BooleanField(
+        _("run in the web process"), default=False, help_text=_("No worker: the job ran inside the request.")
+    )
+    created_at = models.DateTimeField(_("queued at"), default=timezone.now, db_index=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    heartbeat_at = models.DateTimeField(_("last sign of life"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    done = models.PositiveIntegerField(_("steps done"), default=0)
+    total = models.PositiveIntegerField(_("steps"), default=0)
+    step = models.CharField(_("step"), max_length=200, blank=True)
+    outcome = models.JSONField(_("outcome"), default=dict, blank=True)
+    error = models.TextField(_("error"), blank=True)
+
+    class Meta:
+        verbose_name = _("job run")
+        verbose_name_plural = _("job runs")
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} ({timezone.localtime(self.created_at):%Y-%m-%d %H:%M})"
+
+    @property
+    def running(self) -> bool:
+        return self.state in (JobState.QUEUED, JobState.RUNNING)
 
 
 class StartingRating(models.Model):

@@ -3,13 +3,14 @@ from django.contrib import admin, messages
 from django.contrib.admin.options import IS_POPUP_VAR
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import path, reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from federation.admin import installed_admin_hooks
 from federation.admin_security import AuditedHistoryAdmin
 from tournaments import services
-from tournaments.models import Result, Stage, Tournament, TournamentStatus
+from tournaments.models import Discipline, Stage, Tournament, TournamentStatus
 
 STAFF_ONLY_FIELDS = [
     "status",
@@ -29,7 +30,8 @@ STAFF_JUDGEMENT_FIELDS = ["accreditation_note", "rank_restriction_legitimate", "
 
 
 class TournamentAdminForm(forms.ModelForm):
-    """Guards the coefficient with the one K rule (``services.tournament_k_check``) and the dates."""
+    """Guards the coefficient with the one K rule (``services.tournament_k_check``), the judges at K >= 4
+    (``services.judge_problems``), a card tournament's format and the dates."""
 
     def clean(self):
         cleaned = super().clean()
@@ -38,44 +40,41 @@ class TournamentAdminForm(forms.ModelForm):
                 services.tournament_k_check(user=self.request_user, tournament=self.instance, k=cleaned.get("k"))
             except ValidationError as error:
                 self.add_error(None, error)
+        discipline = cleaned.get("discipline", self.instance.discipline)
+        if "card_format" in self.fields and discipline == Discipline.CARD_GAMES and not cleaned.get("card_format"):
+            self.add_error(
+                "card_format", _("Choose the format: a card tournament without a format counts in no rating list.")
+            )
+        if "judges" in self.fields and self.instance.pk and discipline == Discipline.CARD_GAMES:
+            judges = cleaned.get("judges")
+            problems = services.judge_problems(
+                tournament=self.instance,
+                k=cleaned.get("k", self.instance.k),
+                judge_ids=[j.pk for j in judges] if judges is not None else None,
+            )
+            for problem in problems:
+                self.add_error("judges", problem)
         start, end = cleaned.get("start_date"), cleaned.get("end_date")
         if start and end and end < start:
             self.add_error("end_date", _("The end date is before the start date."))
         return cleaned
 
 
-class ResultInlineFormSet(forms.BaseInlineFormSet):
-    def clean(self):
-        super().clean()
-        seen: dict[int, int] = {}
-        for index, form in enumerate(self.forms, start=1):
-            if not form.cleaned_data or form.cleaned_data.get("DELETE"):
-                continue
-            player = form.cleaned_data.get("player")
-            if player is None and not form.cleaned_data.get("participant_name"):
-                form.add_error("player", _("Choose a player or type the name of a participant without a profile."))
-            if player is not None and form.cleaned_data.get("participant_name"):
-                form.add_error(
-                    "participant_name", _("Row %(row)s names two people: a player and a name.") % {"row": index}
-                )
-            if player is not None:
-                if player.pk in seen:
-                    form.add_error(
-                        "player",
-                        _("%(player)s is already in row %(row)s.") % {"player": player, "row": seen[player.pk]},
-                    )
-                seen[player.pk] = index
+def locked_for(request, obj) -> bool:
+    """A submitted or approved tournament is changed by federation staff only (submitted = locked for its
+    organiser until staff return it to draft)."""
+    return (
+        obj is not None
+        and obj.status in (TournamentStatus.SUBMITTED, TournamentStatus.APPROVED)
+        and not request.user.has_perm("tournaments.approve_tournament")
+    )
 
 
 class LockedWhenApprovedMixin:
-    """An approved tournament's results and stages are changed by federation staff only."""
+    """A submitted or approved tournament's stages are changed by federation staff only."""
 
     def _locked(self, request, obj) -> bool:
-        return (
-            obj is not None
-            and obj.status == TournamentStatus.APPROVED
-            and not request.user.has_perm("tournaments.approve_tournament")
-        )
+        return locked_for(request, obj)
 
     def has_add_permission(self, request, obj=None):
         return not self._locked(request, obj) and super().has_add_permission(request, obj)
@@ -87,15 +86,6 @@ class LockedWhenApprovedMixin:
         return not self._locked(request, obj) and super().has_delete_permission(request, obj)
 
 
-class ResultInline(LockedWhenApprovedMixin, admin.TabularInline):
-    model = Result
-    formset = ResultInlineFormSet
-    fields = ["place", "player", "participant_name", "hanchans_played", "substitute"]
-    autocomplete_fields = ["player"]
-    extra = 4
-    ordering = ["place", "id"]
-
-
 class StageInline(LockedWhenApprovedMixin, admin.TabularInline):
     model = Stage
     fields = ["number", "hanchans", "players"]
@@ -105,43 +95,91 @@ class StageInline(LockedWhenApprovedMixin, admin.TabularInline):
 @admin.register(Tournament)
 class TournamentAdmin(AuditedHistoryAdmin):
     form = TournamentAdminForm
-    inlines = [ResultInline, StageInline]
-    list_display = ["name", "discipline", "end_date", "city", "status", "k", "accredited", "organiser"]
+    inlines = [StageInline]
+    list_display = ["name", "discipline", "end_date", "city", "status", "coefficient", "accreditation", "organiser"]
     list_filter = ["discipline", "status", "accredited", ("end_date", admin.DateFieldListFilter)]
     list_select_related = ["organiser"]
     search_fields = ["name", "city"]
     date_hierarchy = "end_date"
     autocomplete_fields = ["judges"]
     actions = ["submit", "approve", "return_to_draft"]
-    fieldsets = [
-        (None, {"fields": ["discipline", "name", ("start_date", "end_date"), ("city", "country"), "organiser"]}),
-        (_("Status"), {"fields": [("status", "submitted_at"), ("approved_by", "approved_at")]}),
-        (
-            _("Card games"),
-            {"fields": [("card_format", "k"), ("sqrt_rule", "sealed_cap"), "judges"], "classes": ["collapse"]},
-        ),
-        (
+    #: The fieldsets of each discipline; the page shows only the tournament's own, open (a collapsed section hides
+    #: its errors, e.g. the K refusal), and all of them, collapsed, only while the discipline is not chosen yet.
+    DISCIPLINE_FIELDSETS = {
+        Discipline.CARD_GAMES: (_("Card games"), [("card_format", "k"), ("sqrt_rule", "sealed_cap"), "judges"]),
+        Discipline.MAHJONG: (
             _("Riichi mahjong"),
-            {
-                "fields": [
-                    ("hanchans", "participants"),
-                    ("accredited", "accredited_by", "accredited_at"),
-                    "accreditation_note",
-                    ("is_open", "ema", "open_ema_judged_by", "open_ema_judged_at"),
-                    ("online", "online_platform"),
-                    ("rank_restricted", "rank_restriction_legitimate"),
-                ],
-                "classes": ["collapse"],
-            },
+            [
+                ("hanchans", "participants"),
+                ("accredited", "accredited_by", "accredited_at"),
+                "accreditation_note",
+                ("is_open", "ema", "open_ema_judged_by", "open_ema_judged_at"),
+                ("online", "online_platform"),
+                ("rank_restricted", "rank_restriction_legitimate"),
+            ],
         ),
-        (
-            _("Go"),
-            {
-                "fields": [("go_system", "rounds"), ("half_stone", "acceleration", "draws_allowed")],
-                "classes": ["collapse"],
-            },
-        ),
-    ]
+        Discipline.GO: (_("Go"), [("go_system", "rounds"), ("half_stone", "acceleration", "draws_allowed")]),
+    }
+
+    def get_fieldsets(self, request, obj=None):
+        discipline = (
+            obj.discipline if obj is not None else request.POST.get("discipline", request.GET.get("discipline"))
+        )
+        common = [
+            (None, {"fields": ["discipline", "name", ("start_date", "end_date"), ("city", "country"), "organiser"]}),
+            (_("Status"), {"fields": [("status", "submitted_at"), ("approved_by", "approved_at")]}),
+        ]
+        if obj is not None:
+            common.append((_("Results and rating lists"), {"fields": ["results_summary", "counting"]}))
+        if discipline in self.DISCIPLINE_FIELDSETS:
+            title, fields = self.DISCIPLINE_FIELDSETS[discipline]
+            return [*common, (title, {"fields": fields})]
+        if discipline in Discipline.values:
+            return common
+        return common + [
+            (title, {"fields": fields, "classes": ["collapse"]}) for title, fields in self.DISCIPLINE_FIELDSETS.values()
+        ]
+
+    def get_inlines(self, request, obj):
+        """Stages are mahjong's (cut-offs); results are edited on their own page (``results_editor``)."""
+        if obj is not None and obj.discipline == Discipline.MAHJONG:
+            return [StageInline]
+        return []
+
+    def view_on_site(self, obj):
+        """The public page shows approved tournaments only: a draft's link would be a 404, so it has none (the
+        "Results and rating lists" section says when it will be public)."""
+        if obj.status == TournamentStatus.APPROVED:
+            return obj.get_absolute_url()
+        return None
+
+    @admin.display(description=_("K"), ordering="k")
+    def coefficient(self, obj):
+        return obj.k if obj.discipline == Discipline.CARD_GAMES and obj.k else "—"
+
+    @admin.display(description=_("accredited"), ordering="accredited")
+    def accreditation(self, obj):
+        if obj.discipline != Discipline.MAHJONG:
+            return "—"
+        return _("yes") if obj.accredited else _("no")
+
+    @admin.display(description=_("Results"))
+    def results_summary(self, obj):
+        count = obj.results.count()
+        url = reverse("admin:tournaments_tournament_results", args=[obj.pk])
+        text = ngettext("%(count)d result", "%(count)d results", count) % {"count": count}
+        return format_html('{} — <a href="{}" id="results-editor-link">{}</a>', text, url, _("open the results editor"))
+
+    @admin.display(description=_("Where and when it counts"))
+    def counting(self, obj):
+        lines = []
+        if obj.status != TournamentStatus.APPROVED:
+            lines.append(_("Not on the public site until federation staff approve it."))
+        for hook in installed_admin_hooks("tournament_counting"):
+            lines += hook(obj)
+        if not lines:
+            return "—"
+        return format_html_join("", "<p>{}</p>", ((line,) for line in lines))
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         form = super().get_form(request, obj, change=change, **kwargs)
@@ -149,19 +187,15 @@ class TournamentAdmin(AuditedHistoryAdmin):
         return form
 
     def get_readonly_fields(self, request, obj=None):
-        readonly = list(STAFF_ONLY_FIELDS)
+        readonly = [*STAFF_ONLY_FIELDS, "results_summary", "counting"]
         if not request.user.has_perm("tournaments.accredit_tournament"):
             readonly += STAFF_JUDGEMENT_FIELDS
         if not request.user.has_perm("tournaments.set_high_coefficient"):
             readonly += STAFF_RULE_FIELDS
         if not request.user.has_perm("tournaments.approve_tournament"):
             readonly.append("organiser")
-        if (
-            obj is not None
-            and obj.status == TournamentStatus.APPROVED
-            and not request.user.has_perm("tournaments.approve_tournament")
-        ):
-            return [f.name for f in Tournament._meta.fields] + ["judges"]
+        if locked_for(request, obj):
+            return [f.name for f in Tournament._meta.fields] + ["judges", "results_summary", "counting"]
         return readonly
 
     def get_queryset(self, request):
@@ -183,13 +217,6 @@ class TournamentAdmin(AuditedHistoryAdmin):
         if {"is_open", "ema"} & set(form.changed_data):
             services.tournament_open_ema_judge(tournament=obj, user=request.user, is_open=obj.is_open, ema=obj.ema)
 
-    def save_related(self, request, form, formsets, change):
-        before = set()
-        if change:
-            before = set(form.instance.results.exclude(player=None).values_list("player_id", flat=True))
-        super().save_related(request, form, formsets, change)
-        services.tournament_results_changed(tournament=form.instance, player_ids_before=before)
-
     def get_actions(self, request):
         """The workflow's actions, and those each rating system's home adds (``TOURNAMENT_ACTIONS`` in its admin)."""
         actions = super().get_actions(request)
@@ -208,12 +235,23 @@ class TournamentAdmin(AuditedHistoryAdmin):
 
     def get_urls(self):
         from tournaments.admin_import import import_results_view
+        from tournaments.results_editor import player_search_view, results_editor_view
 
         urls = [
             path(
                 "<int:pk>/import/",
                 self.admin_site.admin_view(import_results_view(self)),
                 name="tournaments_tournament_import",
+            ),
+            path(
+                "<int:pk>/results/",
+                self.admin_site.admin_view(results_editor_view(self)),
+                name="tournaments_tournament_results",
+            ),
+            path(
+                "players/",
+                self.admin_site.admin_view(player_search_view(self)),
+                name="tournaments_tournament_players",
             ),
         ]
         return urls + super().get_urls()

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from federation.uploads import Checked, UploadFlow
 from tournaments.importing import EXTENSIONS, results_parse
 from tournaments.models import Discipline, Tournament, TournamentStatus
-from tournaments.services import tournament_results_replace
+from tournaments.services import tournament_results_locked, tournament_results_replace
 
 TEMPLATE = "admin/tournaments/tournament/import.html"
 RESULT_PERMISSIONS = ("tournaments.add_result", "tournaments.delete_result")
@@ -45,7 +45,7 @@ class ResultsUpload(UploadFlow):
     def refusal(self) -> str:
         if self.tournament.status == TournamentStatus.APPROVED:
             return _("The tournament is approved; ask federation staff to return it to draft first.")
-        return ""
+        return tournament_results_locked(tournament=self.tournament, user=self.request.user)
 
     def page_url(self) -> str:
         return reverse("admin:tournaments_tournament_import", args=[self.tournament.pk])
@@ -68,7 +68,9 @@ class ResultsUpload(UploadFlow):
         if not save or not report.is_clean:
             return checked
         try:
-            saved = tournament_results_replace(tournament=self.tournament, rows=report.result_rows())
+            saved = tournament_results_replace(
+                tournament=self.tournament, rows=report.result_rows(), user=self.request.user
+            )
         except ValidationError as error:
             checked.refused = list(error.messages)
             return checked

@@ -158,7 +158,8 @@ class Tournament(models.Model):
 
     class Meta:
         verbose_name = _("tournament")
-        verbose_name_plural = _("tournaments")
+        # Its own context: the bare "tournaments" is a counter's heading ("турниров"), this is the model's plural.
+        verbose_name_plural = pgettext_lazy("model", "tournaments")
         ordering = ["-end_date", "name"]
         indexes = [models.Index(fields=["discipline", "-end_date"], name="tournament_disc_date_idx")]
         permissions = [

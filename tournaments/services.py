@@ -14,8 +14,17 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from tournaments.models import ORGANISER_MAX_K, Discipline, Result, Tournament, TournamentStatus
+
+#: The change reasons the workflow records in a tournament's history (shown translated there).
+CHANGE_REASONS = [
+    gettext_noop("submitted"),
+    gettext_noop("approved"),
+    gettext_noop("returned to draft"),
+    gettext_noop("accredited"),
+]
 
 
 @dataclass(frozen=True)
@@ -106,6 +115,9 @@ def tournament_result_problems(*, tournament: Tournament, places: Iterable[int] 
         problems += mahjong_tournament_problems(tournament)
     if tournament.discipline == Discipline.CARD_GAMES and not tournament.k:
         problems.append(_("Coefficient K is not set."))
+    if tournament.discipline == Discipline.CARD_GAMES and not tournament.card_format:
+        problems.append(_("The format is not set: a card tournament without a format counts in no rating list."))
+    problems += judge_problems(tournament=tournament)
     declared = tournament.participants if tournament.discipline == Discipline.MAHJONG else None
     found = place_problems(discipline=tournament.discipline, places=places, participants=declared)
     too_large = [p for p in found if p.kind == "too_large"]
@@ -123,6 +135,103 @@ def tournament_result_problems(*, tournament: Tournament, places: Iterable[int] 
     for gap in (p for p in found if p.kind == "gaps"):
         problems.append(_("Places have gaps: missing %(places)s.") % {"places": ", ".join(map(str, gap.missing[:10]))})
     return problems
+
+
+#: From this K on, judges may not play (rules/gorbunov.md, "K").
+JUDGES_MAY_NOT_PLAY_FROM_K = 4
+
+
+def judge_problems(
+    *, tournament: Tournament, k: int | None = None, judge_ids: Iterable[int] | None = None
+) -> list[str]:
+    """At K >= 4 a judge cannot appear in the results (rules/gorbunov.md): one sentence per judge who played.
+
+    ``k`` and ``judge_ids`` stand for values not saved yet (the admin's form); by default the stored ones.
+    """
+    k = tournament.k if k is None else k
+    if tournament.discipline != Discipline.CARD_GAMES or not k or k < JUDGES_MAY_NOT_PLAY_FROM_K:
+        return []
+    if tournament.pk is None:
+        return []
+    if judge_ids is None:
+        judge_ids = tournament.judges.values_list("pk", flat=True)
+    playing = Result.objects.filter(tournament=tournament, player_id__in=list(judge_ids)).select_related("player")
+    return [
+        _("%(player)s is a judge and is in the results (place %(place)s): at K %(k)s judges may not play.")
+        % {"player": result.player.full_name, "place": result.place, "k": k}
+        for result in playing.order_by("place")
+    ]
+
+
+def tournament_results_locked(*, tournament: Tournament, user: AbstractBaseUser) -> str:
+    """Why ``user`` may not change this tournament's results now ("" when they may).
+
+    Submitted means locked for the organiser until federation staff return it to draft (or approve it); staff may
+    correct a submitted or approved tournament's results. The admin's editor, its import and this module's writes
+    ask this one rule.
+    """
+    if user.has_perm("tournaments.approve_tournament"):
+        return ""
+    if tournament.status == TournamentStatus.SUBMITTED:
+        return _("The tournament is submitted to federation staff; ask them to return it to draft to change it.")
+    if tournament.status == TournamentStatus.APPROVED:
+        return _("The tournament is approved; ask federation staff to return it to draft first.")
+    return ""
+
+
+@dataclass(frozen=True)
+class ResultsSaved:
+    """What a save of the results editor did, for the message shown after it."""
+
+    added: int
+    changed: int
+    deleted: int
+
+
+@transaction.atomic
+def tournament_results_save(
+    *, tournament: Tournament, user: AbstractBaseUser, save_rows, delete_rows=()
+) -> ResultsSaved:
+    """Save edited, new and deleted result rows of one tournament (the results editor's page), all or nothing.
+
+    ``save_rows`` are ``Result`` instances of this tournament, already validated by the caller's form;
+    ``delete_rows`` are instances to delete. The tournament row is locked first, so an approval cannot slip in
+    between, and the players' tournament counts are kept right afterwards.
+    """
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    reason = tournament_results_locked(tournament=tournament, user=user)
+    if reason:
+        raise ValidationError(reason)
+    save_rows, delete_rows = list(save_rows), list(delete_rows)
+    touched = {r.player_id for r in save_rows + delete_rows if r.player_id}
+    stored = dict(
+        Result.objects.filter(tournament=tournament, pk__in=[r.pk for r in save_rows if r.pk]).values_list(
+            "pk", "player_id"
+        )
+    )
+    touched |= {player_id for player_id in stored.values() if player_id}
+    deleted = 0
+    if delete_rows:
+        Result.objects.filter(tournament=tournament, pk__in=[r.pk for r in delete_rows]).delete()
+        deleted = len(delete_rows)
+    # Rows whose player changes let go of their old player first, so that two players swapped between rows (or a
+    # player moved to a row whose player moves on) never meet the one-row-per-player constraint half-way. A plain
+    # UPDATE: the history keeps only each row's final state.
+    moving = [r.pk for r in save_rows if stored.get(r.pk) is not None and stored[r.pk] != r.player_id]
+    if moving:
+        Result.objects.filter(pk__in=moving).update(player=None, participant_name="…")
+    added = changed = 0
+    for row in save_rows:
+        if row.tournament_id != tournament.pk:
+            raise PermissionDenied
+        if row.pk:
+            changed += 1
+        else:
+            added += 1
+        row.save()
+    if tournament.status == TournamentStatus.APPROVED:
+        _refresh_counts(tournament, touched)
+    return ResultsSaved(added, changed, deleted)
 
 
 @transaction.atomic
@@ -189,11 +298,19 @@ def tournament_results_changed(*, tournament: Tournament, player_ids_before: Ite
 
 
 @transaction.atomic
-def tournament_results_replace(*, tournament: Tournament, rows: list[ResultRow]) -> list[Result]:
-    """Replace all results of a tournament at once (the import's last step): all rows are saved or none."""
+def tournament_results_replace(
+    *, tournament: Tournament, rows: list[ResultRow], user: AbstractBaseUser | None = None
+) -> list[Result]:
+    """Replace all results of a tournament at once (the import's last step): all rows are saved or none.
+
+    An approved tournament's results are replaced by nobody (staff return it to draft first, so that the lists see
+    the change); a submitted one's only by staff (``tournament_results_locked``).
+    """
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.status == TournamentStatus.APPROVED:
         raise ValidationError(_("The tournament is approved; ask federation staff to return it to draft first."))
+    if user is not None and (reason := tournament_results_locked(tournament=tournament, user=user)):
+        raise ValidationError(reason)
     tournament.results.all().delete()
     results = [
         Result(

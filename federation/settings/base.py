@@ -131,14 +131,19 @@ LOGIN_URL = "admin:login"
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="")
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not CELERY_BROKER_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
-# Without a broker the results stay in the web process's memory, so that the admin's progress page
-# (ratings.progress) shows a task that ran eagerly like one a worker ran.
+# Staff follow a job through its JobRun row (ratings.jobs), not through the result backend; results are kept for
+# callers that wait on a task (tests, a shell).
 CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", default=CELERY_BROKER_URL or "cache+memory://")
 CELERY_TASK_STORE_EAGER_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# A task is acknowledged when it ends, not when it starts: a worker killed mid-job leaves the message to the broker,
+# which hands it to the next worker (the jobs are idempotent under their lists' locks; ratings.jobs tells staff
+# meanwhile that the run was lost). One message at a time per worker process, so none waits behind a long job.
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 DJANGO_CELERY_BEAT_TZ_AWARE = True
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"

@@ -172,14 +172,23 @@ def tournament_ratings(*, tournament: Tournament, today: dt.date) -> list[Tourna
             item.reason_code = "problem"
         else:
             item.reason_code = "waiting"
-            first = week_start(tournament.end_date) + WEEK
-            latest = rating_list.latest
-            if latest is not None and latest >= first:
-                current = week_start(today)  # a late result: the next publication to come
-                first = current if latest < current else current + WEEK
-            item.waiting_for = first
+            item.waiting_for = first_publication(rating_list=rating_list, tournament=tournament, today=today)
+        if item.reason_code == "not_approved":
+            item.waiting_for = first_publication(rating_list=rating_list, tournament=tournament, today=today)
         items.append(item)
     return items
+
+
+def first_publication(*, rating_list: RatingList, tournament: Tournament, today: dt.date) -> dt.date:
+    """The Monday of the first weekly publication that can rate ``tournament`` if it is approved by ``today``
+    (rules/gorbunov.md, "Decision (late results)"): the week after it was played, or the next one to come when
+    that week's list is published already."""
+    first = week_start(tournament.end_date) + WEEK
+    latest = rating_list.latest
+    if latest is not None and latest >= first:
+        current = week_start(today)  # a late result: the next publication to come
+        first = current if latest < current else current + WEEK
+    return first
 
 
 # --- the list as a document of ``manage.py rate`` ------------------------------------------------------------------

@@ -13,14 +13,15 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ratings.admin import PUBLISH, progress_url
-from ratings.mahjong import services, tasks
+from ratings.admin import PUBLISH, job_start_message, job_url
+from ratings.jobs import job_start
+from ratings.mahjong import services
 from ratings.mahjong.forms import RebuildForm, WithdrawForm
 from ratings.mahjong.selectors import MAHJONG_ENGINES, mahjong_lists
-from ratings.progress import task_enqueue
 
 
 def _error_text(error: Exception) -> str:
@@ -34,11 +35,15 @@ def _error_text(error: Exception) -> str:
 
 @admin.action(description=gettext_lazy("Mahjong: compute today's lists now (if anything changed)"))
 def mahjong_compute_today(modeladmin, request, queryset):
+    """The nightly job, now: a job run for a worker (in the request only when there is no broker at all)."""
     if not request.user.has_perm(PUBLISH):
         raise PermissionDenied
-    outcome = services.mahjong_daily()
-    text = ", ".join(f"{slug}: {state}" for slug, state in outcome.items())
-    modeladmin.message_user(request, _("Mahjong lists: %(outcome)s.") % {"outcome": text}, messages.SUCCESS)
+    run = job_start_message(
+        modeladmin,
+        request,
+        lambda: job_start(kind="mahjong_daily", args=[timezone.localdate().isoformat()], user=request.user),
+    )
+    return HttpResponseRedirect(job_url(run)) if run is not None else None
 
 
 @admin.action(description=gettext_lazy("Mahjong: rebuild a range of dates"))
@@ -68,14 +73,15 @@ def rebuild_view(model_admin):
         if request.method == "POST" and form.is_valid() and lists:
             start, end = form.cleaned_data["start"], form.cleaned_data["end"]
             ids = [rating_list.pk for rating_list in lists]
-            task_id = task_enqueue(tasks.mahjong_rebuild, args=[ids, start.isoformat(), end.isoformat()])
-            model_admin.message_user(
+            run = job_start_message(
+                model_admin,
                 request,
-                _("Rebuild of %(lists)s from %(start)s to %(end)s started.")
-                % {"lists": ", ".join(map(str, lists)), "start": start.isoformat(), "end": end.isoformat()},
-                messages.SUCCESS,
+                lambda: job_start(
+                    kind="mahjong_rebuild", args=[ids, start.isoformat(), end.isoformat()], user=request.user
+                ),
             )
-            return HttpResponseRedirect(progress_url(task_id, lists))
+            if run is not None:
+                return HttpResponseRedirect(job_url(run))
         context = {
             **model_admin.admin_site.each_context(request),
             "title": _("Rebuild mahjong lists"),
@@ -194,3 +200,19 @@ TOURNAMENT_ACTIONS = [
     mahjong_rank_restriction_not_legitimate,
     mahjong_check,
 ]
+
+
+def tournament_counting(tournament) -> list[str]:
+    """For the tournament's admin page: whether the mahjong lists will take it, and when (the nightly job)."""
+    from tournaments.models import Discipline, TournamentStatus
+
+    if tournament.discipline != Discipline.MAHJONG:
+        return []
+    if tournament.status != TournamentStatus.APPROVED or not tournament.accredited:
+        return [
+            _(
+                "Mahjong lists (RR, CRR, online): taken once the tournament is approved and accredited, in the "
+                "nightly computation at 03:00 after that."
+            )
+        ]
+    return [_("Mahjong lists (RR, CRR, online): counted from the nightly computation at 03:00 after its approval.")]

@@ -11,6 +11,10 @@ MAX_REBUILD_DAYS = 800
 class RebuildForm(forms.Form):
     start = forms.DateField(label=_("First date"), widget=forms.DateInput(attrs={"type": "date"}))
     end = forms.DateField(label=_("Last date"), widget=forms.DateInput(attrs={"type": "date"}))
+    confirm = forms.BooleanField(
+        label=_("I understand that the snapshots of these dates are deleted and written again"),
+        error_messages={"required": _("Tick the confirmation: the rebuild rewrites the snapshots of the range.")},
+    )
 
     def clean(self):
         cleaned = super().clean()

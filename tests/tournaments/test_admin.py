@@ -28,8 +28,6 @@ def _tournament_form(**overrides):
         "online_platform": "",
         "go_system": "",
         "rounds": "",
-        "results-TOTAL_FORMS": "0",
-        "results-INITIAL_FORMS": "0",
         "stages-TOTAL_FORMS": "0",
         "stages-INITIAL_FORMS": "0",
     }
@@ -37,13 +35,14 @@ def _tournament_form(**overrides):
     return data
 
 
-def _with_results(data, rows):
-    data = dict(data)
-    data["results-TOTAL_FORMS"] = str(len(rows))
-    for i, (place, player) in enumerate(rows):
-        data[f"results-{i}-place"] = str(place)
-        data[f"results-{i}-player"] = str(player.pk)
-        data[f"results-{i}-participant_name"] = ""
+def editor_post(rows, *, initial=0):
+    """The results editor's form for ``rows`` of (place, player or None, participant name, result id or None)."""
+    data = {"form-TOTAL_FORMS": str(len(rows)), "form-INITIAL_FORMS": str(initial)}
+    for i, (place, player, name, result_id) in enumerate(rows):
+        data[f"form-{i}-id"] = str(result_id or "")
+        data[f"form-{i}-place"] = str(place)
+        data[f"form-{i}-player"] = str(player.pk) if player else ""
+        data[f"form-{i}-participant_name"] = name
     return data
 
 
@@ -56,16 +55,18 @@ def test_admin_is_for_staff_only(client):
     assert "/admin/login/" in response["Location"]
 
 
-def test_organiser_creates_a_tournament_with_results_inline(client):
+def test_organiser_creates_a_tournament_then_enters_its_results_in_the_editor(client):
     user = organiser()
     client.force_login(user)
     players = [PlayerFactory() for _ in range(4)]
-    data = _with_results(_tournament_form(), [(i + 1, p) for i, p in enumerate(players)])
-    response = client.post(ADD_URL, data)
+    response = client.post(ADD_URL, _tournament_form())
     assert response.status_code == 302, response.content.decode()[:3000]
     tournament = Tournament.objects.get(name="Турнир клуба")
     assert tournament.organiser == user
     assert tournament.status == TournamentStatus.DRAFT
+    editor = f"/admin/tournaments/tournament/{tournament.pk}/results/"
+    response = client.post(editor, editor_post([(i + 1, p, "", None) for i, p in enumerate(players)]))
+    assert response.status_code == 302, response.content.decode()[:3000]
     assert tournament.results.count() == 4
 
 
@@ -90,7 +91,6 @@ def test_organiser_cannot_change_k_once_results_are_in(client):
     ResultFactory(tournament=tournament, place=1)
     client.force_login(user)
     data = _tournament_form(k="2", name=tournament.name)
-    data["results-INITIAL_FORMS"] = "0"
     response = client.post(f"/admin/tournaments/tournament/{tournament.pk}/change/", data)
     assert response.status_code == 200
     assert "только сотрудники федерации могут изменить K" in response.content.decode()
@@ -150,10 +150,15 @@ def test_end_date_before_start_is_refused(client):
     assert "Дата окончания раньше даты начала" in response.content.decode()
 
 
-def test_duplicate_player_inline_is_refused(client):
-    client.force_login(organiser())
+def test_duplicate_player_in_the_editor_is_refused(client):
+    user = organiser()
+    tournament = TournamentFactory(organiser=user, status=TournamentStatus.DRAFT)
+    client.force_login(user)
     player = PlayerFactory()
-    response = client.post(ADD_URL, _with_results(_tournament_form(), [(1, player), (2, player)]))
+    response = client.post(
+        f"/admin/tournaments/tournament/{tournament.pk}/results/",
+        editor_post([(1, player, "", None), (2, player, "", None)]),
+    )
     assert response.status_code == 200
     assert "уже есть в строке 1" in response.content.decode()
     assert not Result.objects.exists()

@@ -1,5 +1,5 @@
-// The admin's progress page of a rating-list task: polls its state every second while it runs, then reloads once
-// so that the table of snapshots shows what the task wrote.
+// The admin's page of a job's run: polls its state every second while it runs (the server tells a lost run from a
+// running one), then reloads once so that the page shows what the job wrote or why it failed.
 (function () {
   "use strict";
   var page = document.getElementById("task-progress");
@@ -12,7 +12,8 @@
     fetch(page.dataset.url, { credentials: "same-origin" })
       .then(function (response) { return response.json(); })
       .then(function (data) {
-        state.textContent = data.state;
+        state.textContent = data.state_display;
+        outcome.textContent = data.summary;
         if (data.total) {
           bar.max = data.total;
           bar.value = data.done;
@@ -20,8 +21,6 @@
         }
         if (data.running) {
           setTimeout(poll, 1000);
-        } else if (data.state === "FAILURE") {
-          outcome.textContent = page.dataset.failed + " " + data.error;
         } else {
           window.location.reload();
         }

@@ -19,11 +19,11 @@ def test_gorbunov_publish_help_runs(capsys):
 @pytest.mark.django_db
 def test_gorbunov_publish_publishes_and_rebuilds(gorbunov_list, season, capsys):
     call_command("gorbunov_publish", "--list", "gorbunov", "--week", week(3).isoformat())
-    assert "'status': 'published'" in capsys.readouterr().out
+    assert "gorbunov: published — " in capsys.readouterr().out
     assert RatingSnapshot.objects.filter(rating_list=gorbunov_list).latest("as_of").as_of == week(3)
     changes = RatingChange.objects.filter(rating_list=gorbunov_list).count()
     call_command("gorbunov_publish", "--list", "gorbunov", "--rebuild")
-    assert "'status': 'rebuilt'" in capsys.readouterr().out
+    assert "gorbunov: rebuilt — " in capsys.readouterr().out
     assert RatingChange.objects.filter(rating_list=gorbunov_list).count() == changes
     with pytest.raises(CommandError, match="is not a date"):
         call_command("gorbunov_publish", "--week", "monday")

@@ -8,7 +8,8 @@ import pytest
 from django.db import connection, connections
 
 from ratings.gorbunov import services, tasks
-from ratings.models import RatingChange, RatingSnapshot
+from ratings.gorbunov.jobs import iso_week
+from ratings.models import JobRun, RatingChange, RatingEntry, RatingSnapshot
 from tests.factories import federation_staff
 from tests.ratings.gorbunov.conftest import make_tournament, week
 
@@ -73,40 +74,58 @@ def test_the_weekly_job_end_to_end_through_a_real_worker(celery_worker, gorbunov
 
 
 @pytest.mark.django_db
-def test_staff_publish_now_and_see_the_progress(client, gorbunov_list, season, django_capture_on_commit_callbacks):
+def test_staff_publish_now_and_see_what_it_did(client, gorbunov_list, season, django_capture_on_commit_callbacks):
     from django.contrib.auth.models import Permission
 
     from federation.celery import app
 
     old = app.conf.task_always_eager
     app.conf.task_always_eager = True  # the embedded default: the task runs inside the action's request
-    request_cleanup = lambda: setattr(app.conf, "task_always_eager", old)  # noqa: E731
-    staff = federation_staff()
+    staff = federation_staff(username="olga")
     staff.user_permissions.add(
         *Permission.objects.filter(codename__in=["publish_ratinglist", "view_ratinglist", "change_ratinglist"])
     )
     client.force_login(staff)
-    with django_capture_on_commit_callbacks(execute=True):
+    try:
         response = client.post(
             "/en/admin/ratings/ratinglist/",
             {"action": "gorbunov_publish_now", "_selected_action": [gorbunov_list.pk]},
             follow=True,
         )
-    assert response.status_code == 200
-    text = response.content.decode()
-    assert 'id="task-progress"' in text
-    assert gorbunov_list.snapshots.exists()
-    progress = response.redirect_chain[-1][0]
-    assert "status: published" in client.get(progress).content.decode()  # the task's result, once it ran
-    with django_capture_on_commit_callbacks(execute=True):
+        assert response.status_code == 200
+        text = response.content.decode()
+        assert 'id="task-progress"' in text
+        assert gorbunov_list.snapshots.exists()
+        run = JobRun.objects.get(kind="gorbunov_publish")
+        assert (run.state, run.started_by, run.source) == ("succeeded", staff, "admin")
+        players = RatingEntry.objects.filter(snapshot=gorbunov_list.snapshots.latest("as_of")).count()
+        assert f"published {iso_week(run.outcome['weeks'][0])}" in text
+        assert f"{players} players, {run.outcome['changes']} changes" in text
+        # A second publication the same week: nothing to publish, and staff are told so.
+        again = client.post(
+            "/en/admin/ratings/ratinglist/",
+            {"action": "gorbunov_publish_now", "_selected_action": [gorbunov_list.pk]},
+            follow=True,
+        ).content.decode()
+        assert "nothing to publish: this week&#x27;s list is published already" in again
+        # The rebuild asks first, naming the weeks it rewrites; nothing happens until confirmed.
+        weeks = gorbunov_list.snapshots.count()
+        response = client.post(
+            "/en/admin/ratings/ratinglist/", {"action": "gorbunov_rebuild", "_selected_action": [gorbunov_list.pk]}
+        )
+        text = response.content.decode()
+        assert f"{weeks} published weeks" in text
+        assert not JobRun.objects.filter(kind="gorbunov_rebuild").exists()
         response = client.post(
             "/en/admin/ratings/ratinglist/",
-            {"action": "gorbunov_rebuild", "_selected_action": [gorbunov_list.pk]},
+            {"action": "gorbunov_rebuild", "_selected_action": [gorbunov_list.pk], "confirm": "yes"},
             follow=True,
         )
-    request_cleanup()
+    finally:
+        app.conf.task_always_eager = old
     text = response.content.decode()
     assert 'id="task-progress"' in text
-    assert "rebuild" in text
-    again = client.get(response.redirect_chain[-1][0]).content.decode()
-    assert "status: rebuilt" in again
+    assert f"rebuilt {weeks} weeks" in text
+    runs = client.get("/en/admin/ratings/jobrun/").content.decode()
+    assert "olga" in runs
+    assert "Gorbunov: rebuild the whole history" in runs

@@ -8,7 +8,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from ratings.mahjong import services
 from ratings.mahjong.admin import TOURNAMENT_ACTIONS
 from ratings.mahjong.params import validate_crr, validate_online, validate_rr
-from ratings.models import RatingList, RatingSnapshot
+from ratings.models import JobRun, RatingList, RatingSnapshot
 from tests.factories import PlayerFactory, federation_staff, organiser
 from tests.ratings.mahjong.factories import mahjong_tournament
 
@@ -147,17 +147,23 @@ def test_admin_rebuild_and_compute_actions(admin_client, django_capture_on_commi
         {"lists": str(rr.pk), "start": "2025-03-01", "end": "2025-01-01"},
     )
     assert "The last date is before the first." in bad.content.decode()
+    unconfirmed = admin_client.post(
+        "/en/admin/ratings/ratinglist/mahjong/rebuild/",
+        {"lists": str(rr.pk), "start": "2025-01-01", "end": "2025-03-01"},
+    )
+    assert "Tick the confirmation" in unconfirmed.content.decode()
+    assert not rr.snapshots.exists()
     with django_capture_on_commit_callbacks(execute=True):
         done = admin_client.post(
             "/en/admin/ratings/ratinglist/mahjong/rebuild/",
-            {"lists": str(rr.pk), "start": "2025-01-01", "end": "2025-03-01"},
+            {"lists": str(rr.pk), "start": "2025-01-01", "end": "2025-03-01", "confirm": "on"},
         )
     assert done.status_code == 302
     progress = admin_client.get(done["Location"]).content.decode()
     assert 'id="task-progress"' in progress
-    assert "mahjong-rr: 2" in progress  # the task's result: two snapshots written
-    state = admin_client.get(done["Location"].split("?")[0], {"format": "json"}).json()
-    assert (state["state"], state["result"]) == ("SUCCESS", {"mahjong-rr": 2})
+    assert "Rebuilt 2025-01-01 – 2025-03-01; snapshots written: mahjong-rr: 2." in progress
+    state = admin_client.get(done["Location"], {"format": "json"}).json()
+    assert (state["state"], state["running"]) == ("succeeded", False)
     assert list(rr.snapshots.order_by("as_of").values_list("as_of", flat=True)) == [
         datetime.date(2025, 1, 1),
         datetime.date(2025, 2, 1),
@@ -165,7 +171,8 @@ def test_admin_rebuild_and_compute_actions(admin_client, django_capture_on_commi
     response = admin_client.post(
         "/en/admin/ratings/ratinglist/", {"action": "mahjong_compute_today", "_selected_action": [rr.pk]}, follow=True
     )
-    assert "Mahjong lists:" in response.content.decode()
+    assert "Mahjong: today&#x27;s lists:" in response.content.decode()
+    assert JobRun.objects.filter(kind="mahjong_daily", state="succeeded").exists()
 
 
 def test_tournament_actions_withdraw_with_a_reason_form(rf, admin_user):

@@ -3,6 +3,8 @@ import datetime as dt
 from django.core.management.base import BaseCommand, CommandError
 
 from ratings.gorbunov import services
+from ratings.gorbunov.jobs import publication_outcome
+from ratings.jobs import job_run_here, job_summary
 from ratings.models import Engine, RatingList
 
 
@@ -28,8 +30,21 @@ class Command(BaseCommand):
         except ValueError:
             raise CommandError(f"--week {week!r} is not a date") from None
         for rating_list in lists:
+            pk = rating_list.pk
             if rebuild:
-                result = services.gorbunov_rebuild(rating_list_id=rating_list.pk)
+                run = job_run_here(
+                    kind="gorbunov_rebuild",
+                    args=[pk],
+                    call=lambda progress, pk=pk: publication_outcome(
+                        services.gorbunov_rebuild(rating_list_id=pk, progress=progress).as_dict()
+                    ),
+                )
             else:
-                result = services.gorbunov_publish(rating_list_id=rating_list.pk, week=day)
-            self.stdout.write(f"{rating_list.slug}: {result.as_dict()}")
+                run = job_run_here(
+                    kind="gorbunov_publish",
+                    args=[pk, day.isoformat()] if day else [pk],
+                    call=lambda progress, pk=pk: publication_outcome(
+                        services.gorbunov_publish(rating_list_id=pk, week=day, progress=progress).as_dict()
+                    ),
+                )
+            self.stdout.write(f"{rating_list.slug}: {run.outcome.get('status')} — {job_summary(run)}")

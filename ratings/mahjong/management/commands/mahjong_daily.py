@@ -1,7 +1,9 @@
 import datetime as dt
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
 
+from ratings.jobs import job_run_here
 from ratings.mahjong import services
 
 
@@ -19,5 +21,9 @@ class Command(BaseCommand):
             today = dt.date.fromisoformat(date) if date else None
         except ValueError:
             raise CommandError(f"--date {date!r} is not a date (YYYY-MM-DD)") from None
-        for slug, state in services.mahjong_daily(today=today).items():
+        day = today or timezone.localdate()
+        run = job_run_here(
+            kind="mahjong_daily", args=[day.isoformat()], call=lambda progress: services.mahjong_daily(today=day)
+        )
+        for slug, state in run.outcome.items():
             self.stdout.write(f"{slug}: {state}")

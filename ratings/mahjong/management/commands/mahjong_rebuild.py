@@ -3,6 +3,7 @@ import datetime as dt
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
+from ratings.jobs import job_run_here
 from ratings.mahjong import services
 from ratings.mahjong.selectors import mahjong_lists
 
@@ -38,9 +39,19 @@ class Command(BaseCommand):
             if done == total or done % 30 == 0:
                 self.stdout.write(f"{done}/{total} {step}")
 
+        ids = list(lists.values_list("pk", flat=True))
+
+        def call(progress):
+            def both(done: int, total: int, step: str = "") -> None:
+                progress(done, total, step)
+                report(done, total, step)
+
+            return services.mahjong_rebuild(rating_lists=lists, start=first, end=last, progress=both)
+
         try:
-            written = services.mahjong_rebuild(rating_lists=lists, start=first, end=last, progress=report)
+            run = job_run_here(kind="mahjong_rebuild", args=[ids, first.isoformat(), last.isoformat()], call=call)
         except ValidationError as error:
             raise CommandError("; ".join(error.messages)) from None
+        written = run.outcome
         for slug, count in written.items():
             self.stdout.write(f"{slug}: {count} snapshots written")

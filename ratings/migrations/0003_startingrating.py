@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('federation', '0003_player_external_id'),
-        ('ratings', '0001_initial'),
+        ('ratings', '0002_jobrun'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

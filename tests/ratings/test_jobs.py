@@ -1,0 +1,197 @@
+"""Job runs: recorded with who, when and what changed; the queue down refused in words and nothing written; lost runs
+detected and run again; a failed range rebuild names the dates written and not; every job from the command line."""
+
+import datetime
+from contextlib import contextmanager
+
+import pytest
+from django.contrib.auth.models import Permission
+from django.core.management import call_command
+from django.utils import timezone
+
+from federation.celery import app
+from ratings import jobs
+from ratings.gorbunov import tasks as gorbunov_tasks
+from ratings.mahjong import services as mahjong_services
+from ratings.models import JobRun, JobState, RatingList, RatingSnapshot
+from tests.factories import PlayerFactory, federation_staff, organiser
+from tests.ratings.mahjong.factories import mahjong_tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@contextmanager
+def _eager(value: bool, broker: str | None = None):
+    old = (app.conf.task_always_eager, app.conf.broker_url, app.conf.broker_write_url)
+    app.conf.task_always_eager = value
+    if broker is not None:
+        app.conf.broker_url = app.conf.broker_write_url = broker
+        app._pool = app.amqp._producer_pool = None
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager, app.conf.broker_url, app.conf.broker_write_url = old
+        if broker is not None:
+            app._pool = app.amqp._producer_pool = None
+
+
+def _publisher(client, username="olga"):
+    staff = federation_staff(username=username)
+    staff.user_permissions.add(*Permission.objects.filter(codename__in=["publish_ratinglist", "view_ratinglist"]))
+    client.force_login(staff)
+    return staff
+
+
+def _mahjong_history():
+    mahjong_services.mahjong_setup_defaults()
+    players = [PlayerFactory() for _ in range(16)]
+    mahjong_tournament(players=players, end=datetime.date(2025, 1, 1))
+    mahjong_tournament(players=players, end=datetime.date(2025, 2, 1))
+    return RatingList.objects.get(slug="mahjong-rr")
+
+
+DEAD_BROKER = "redis://127.0.0.1:9/0"  # the discard port: nothing listens there
+
+
+def test_queue_down_is_said_in_russian_and_nothing_is_written(client):
+    rr = _mahjong_history()
+    _publisher(client)
+    with _eager(False, DEAD_BROKER):
+        response = client.post(
+            "/admin/ratings/ratinglist/mahjong/rebuild/",
+            {"lists": str(rr.pk), "start": "2025-01-01", "end": "2025-03-01", "confirm": "on"},
+            follow=True,
+        )
+        text = response.content.decode()
+        assert response.status_code == 200
+        assert "Очередь задач (Redis) недоступна" in text
+        assert "python manage.py mahjong_rebuild --from 2025-01-01 --to 2025-03-01 --list mahjong-rr" in text
+        assert "Error 111" not in text
+        assert "Connection refused" not in text
+        response = client.post(
+            "/admin/ratings/ratinglist/", {"action": "mahjong_compute_today", "_selected_action": [rr.pk]}, follow=True
+        )
+        assert response.status_code == 200
+        assert "Очередь задач (Redis) недоступна" in response.content.decode()
+    assert not RatingSnapshot.objects.exists()
+    assert set(JobRun.objects.values_list("kind", "state")) == {
+        ("mahjong_rebuild", JobState.FAILED),
+        ("mahjong_daily", JobState.FAILED),
+    }
+
+
+def test_a_run_whose_worker_went_silent_is_lost_and_can_run_again(client):
+    rr = _mahjong_history()
+    staff = _publisher(client)
+    stale = timezone.now() - datetime.timedelta(minutes=10)
+    run = JobRun.objects.create(
+        task_id="lost-one",
+        kind="mahjong_rebuild",
+        args={"args": [[rr.pk], "2025-01-01", "2025-03-01"]},
+        started_by=staff,
+        state=JobState.RUNNING,
+        created_at=stale,
+        started_at=stale,
+        heartbeat_at=stale,
+        done=31,
+        total=60,
+        step="2025-01-31",
+    )
+    state = client.get(f"/en/admin/ratings/jobrun/{run.pk}/change/", {"format": "json"}).json()
+    assert (state["state"], state["running"]) == ("lost", False)
+    assert "The worker stopped answering during the step «2025-01-31» (31 of 60)" in state["summary"]
+    assert "Written: 2025-01-01 – 2025-01-31. Not written: 2025-02-01 – 2025-03-01" in state["summary"]
+    page = client.get(f"/en/admin/ratings/jobrun/{run.pk}/change/").content.decode()
+    assert 'id="job-again"' in page
+    assert "rewrites published snapshots" in page  # a destructive job asks once more
+    # Without the confirmation nothing starts; with it, the same job runs again (here, in process).
+    client.post(f"/en/admin/ratings/jobrun/{run.pk}/again/")
+    assert JobRun.objects.count() == 1
+    with _eager(True):
+        response = client.post(f"/en/admin/ratings/jobrun/{run.pk}/again/", {"confirm": "yes"})
+    again = JobRun.objects.exclude(pk=run.pk).get()
+    assert response["Location"].endswith(f"/jobrun/{again.pk}/change/")
+    assert again.state == JobState.SUCCEEDED
+    assert again.outcome == {"mahjong-rr": 2}
+
+
+def test_a_run_no_worker_took_is_lost_with_nothing_done(client):
+    _publisher(client)
+    old = timezone.now() - jobs.QUEUE_EXPIRY - datetime.timedelta(minutes=1)
+    run = JobRun.objects.create(task_id="never-taken", kind="mahjong_daily", args={"args": []}, created_at=old)
+    fresh = JobRun.objects.create(task_id="just-queued", kind="mahjong_daily", args={"args": []})
+    text = client.get("/en/admin/ratings/jobrun/").content.decode()
+    assert "No worker took the job within 60 minutes; nothing was done." in text
+    run.refresh_from_db()
+    fresh.refresh_from_db()
+    assert (run.state, fresh.state) == (JobState.LOST, JobState.QUEUED)
+
+
+def test_a_failed_range_rebuild_names_the_dates_written_and_not(client, monkeypatch):
+    rr = _mahjong_history()
+    original = mahjong_services._store
+
+    def store(**kwargs):
+        if kwargs["as_of"] >= datetime.date(2025, 2, 1):
+            raise RuntimeError("disk full")
+        return original(**kwargs)
+
+    monkeypatch.setattr(mahjong_services, "_store", store)
+    _publisher(client)
+    with _eager(True):
+        response = client.post(
+            "/en/admin/ratings/ratinglist/mahjong/rebuild/",
+            {"lists": str(rr.pk), "start": "2025-01-01", "end": "2025-03-01", "confirm": "on"},
+            follow=True,
+        )
+    assert response.status_code == 200
+    run = JobRun.objects.get()
+    assert run.state == JobState.FAILED
+    assert "disk full" in run.error
+    assert "Written: 2025-01-01 – 2025-01-31. Not written: 2025-02-01 – 2025-03-01" in run.error
+    assert "Not written: 2025-02-01 – 2025-03-01" in response.content.decode()
+    assert list(rr.snapshots.values_list("as_of", flat=True)) == [datetime.date(2025, 1, 1)]
+
+
+def test_a_scheduled_run_is_recorded_too():
+    with _eager(True):
+        gorbunov_tasks.gorbunov_publish_weekly.apply()
+    run = JobRun.objects.get()
+    assert (run.kind, run.source, run.state, run.started_by) == ("gorbunov_weekly", "schedule", "succeeded", None)
+
+
+def test_every_job_from_the_command_line_is_recorded(capsys):
+    rr = _mahjong_history()
+    call_command("mahjong_daily", "--date", "2025-02-01")
+    call_command("mahjong_rebuild", "--from", "2025-01-01", "--to", "2025-02-10", "--list", "mahjong-rr")
+    call_command("gorbunov_publish")
+    assert set(JobRun.objects.values_list("kind", "source", "state")) >= {
+        ("mahjong_daily", "command", "succeeded"),
+        ("mahjong_rebuild", "command", "succeeded"),
+    }
+    capsys.readouterr()
+    call_command("jobs")
+    out = capsys.readouterr().out
+    assert "Mahjong: rebuild a range of dates" in out
+    assert "snapshots written: mahjong-rr: 2" in out
+    lost = JobRun.objects.create(
+        task_id="x",
+        kind="mahjong_rebuild",
+        args={"args": [[rr.pk], "2025-01-01", "2025-01-05"]},
+        state=JobState.RUNNING,
+        heartbeat_at=timezone.now() - datetime.timedelta(hours=1),
+    )
+    call_command("jobs", "--check")
+    lost.refresh_from_db()
+    assert lost.state == JobState.LOST
+    with _eager(True):
+        call_command("jobs", "--again", str(lost.pk))
+    assert JobRun.objects.filter(kind="mahjong_rebuild", state="succeeded", source="admin").exists()
+
+
+def test_organisers_do_not_see_job_runs(client):
+    run = JobRun.objects.create(task_id="t", kind="mahjong_daily", args={"args": []})
+    client.force_login(organiser())
+    assert client.get("/admin/ratings/jobrun/").status_code == 403
+    assert client.get(f"/admin/ratings/jobrun/{run.pk}/change/").status_code == 403
+    assert client.post(f"/admin/ratings/jobrun/{run.pk}/again/").status_code == 403
