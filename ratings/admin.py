@@ -78,9 +78,24 @@ class RatingListAdmin(AuditedHistoryAdmin):
                 name="ratings_ratinglist_progress",
             )
         ]
+        extra.append(
+            path(
+                "import-history/",
+                self.admin_site.admin_view(self.import_history_view),
+                name="ratings_ratinglist_import_history",
+            )
+        )
         for urls in installed_admin_hooks("rating_list_urls"):
             extra += urls(self)
         return extra + super().get_urls()
+
+    def import_history_view(self, request):
+        """A federation's history from a document (``ratings.movein``): staff who publish lists only."""
+        from ratings.movein.upload import HistoryUploadFlow
+
+        if not request.user.has_perms([PUBLISH, "ratings.add_startingrating"]):
+            raise PermissionDenied
+        return HistoryUploadFlow(model_admin=self, request=request).response()
 
     def progress_view(self, request, task_id: str):
         """The old address of a task's progress: the page of its run."""

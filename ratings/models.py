@@ -269,3 +269,31 @@ class StartingRating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id}: {self.rating} ({self.list_date:%Y-%m-%d})"
+
+
+class HistoryUpload(models.Model):
+    """A history document staff uploaded in the admin and confirmed: the job that imports it reads it from here (a
+    task takes ids only), and the row keeps who brought which history in and when."""
+
+    system = models.CharField(_("system"), max_length=20)
+    list_slug = models.CharField(_("rating list"), max_length=60, blank=True)
+    name = models.CharField(_("file"), max_length=200, blank=True)
+    sha256 = models.CharField(max_length=64)
+    content = models.TextField(_("document"))
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("uploaded by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    uploaded_at = models.DateTimeField(_("uploaded at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("history upload")
+        verbose_name_plural = _("history uploads")
+        ordering = ["-uploaded_at"]
+
+    def __str__(self) -> str:
+        return f"{self.system}: {self.name}"

@@ -120,6 +120,7 @@ ROWS = {
     "ratings_ratinglist_delete": ("....", "...."),
     "ratings_ratinglist_change": ("...R", "...R"),
     "ratings/ratinglist/<path:object_id>/": (".RRR", ".RRR"),
+    "ratings_ratinglist_import_history": ("...R", "...R"),
     "ratings_startingrating_simple_history": ("...R", "...."),
     "ratings_startingrating_changelist": ("...R", "...W"),
     "ratings_startingrating_add": ("...R", "...R"),
