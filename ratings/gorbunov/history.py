@@ -27,6 +27,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from federation.services import player_tournament_counts_refresh
+from ratings.bulk import copy_rows
 from ratings.engines.common import EngineError, FieldError
 from ratings.engines.gorbunov import DEFAULT_SETTINGS, document_errors
 from ratings.gorbunov.params import validate
@@ -46,6 +47,7 @@ from ratings.progress import Progress
 from tournaments.models import CardFormat, Discipline, Result, Tournament, TournamentStatus
 
 BATCH = 500
+RESULT_COLUMNS = ("tournament_id", "player_id", "participant_name", "place", "substitute")
 DEFAULT_FORMAT = CardFormat.CONSTRUCTED.value
 RATE_DEFAULTS = {
     "sqrt_rule": DEFAULT_SETTINGS.sqrt_rule,
@@ -234,13 +236,10 @@ def gorbunov_history_import(
                 )
             else:
                 by_id = {row.external_id: row.pk for row in rows}
-            Result.objects.bulk_create(
-                [
-                    Result(tournament_id=by_id[t["id"]], player_id=players[player], place=place)
-                    for t in batch
-                    for player, place in t["results"]
-                ],
-                batch_size=5000,
+            copy_rows(
+                Result,
+                RESULT_COLUMNS,
+                ((by_id[t["id"]], players[player], "", place, False) for t in batch for player, place in t["results"]),
             )
         report.add("tournaments", len(batch))
         report.add("results", sum(len(t["results"]) for t in batch))
