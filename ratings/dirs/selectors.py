@@ -29,6 +29,13 @@ def dirs_rating_of(*, player: Player) -> DirsRating | None:
     return DirsRating.objects.select_related("club").filter(player=player).first()
 
 
+def dirs_starting_rating_of(*, player: Player):
+    """The rating carried over from the federation's list (``StartingRating`` of the DIRS list), or None."""
+    from ratings.models import Engine, StartingRating
+
+    return StartingRating.objects.filter(player=player, rating_list__engine=Engine.DIRS).first()
+
+
 def dirs_ratings_by_player() -> dict[int, int]:
     """Every player's current rating, for the game form to propose the handicap DIRS prescribes."""
     return dict(DirsRating.objects.values_list("player_id", "rating"))

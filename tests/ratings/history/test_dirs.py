@@ -121,3 +121,12 @@ def test_show_list_as_of_a_date_stops_at_that_day(import_doc, show_list):
     doc["games"][2]["date"] = "2019-03-01"
     import_doc(doc)
     assert show_list("dirs", "--as-of", "2019-02-15") == rate_output({**doc, "games": doc["games"][:2]})
+
+
+def test_the_player_page_says_the_dirs_rating_was_carried_over(client, import_doc):
+    import_doc(worked_streak())
+    ann = Player.objects.get(external_id="ann")
+    page = client.get(f"/en/players/{ann.pk}/").content.decode()
+    assert "Starting rating 095 (acceleration 3), carried over from the federation's list of 2019-01-01." in page
+    page = client.get(f"/players/{ann.pk}/").content.decode()
+    assert "Начальный рейтинг 095 (ускорение 3) перенесён из списка федерации от 2019-01-01." in page
