@@ -39,9 +39,10 @@ class HistoryUploadFlow(UploadFlow):
         return {"systems": sorted(SYSTEMS)}
 
     def done_url(self) -> str:
-        from ratings.admin import job_url
-
-        return job_url(self.run) if self.run is not None else reverse("admin:ratings_ratinglist_changelist")
+        """The page of the import's run (``ratings.admin.job_url``'s address), which follows its progress."""
+        if self.run is None:
+            return reverse("admin:ratings_ratinglist_changelist")
+        return reverse("admin:ratings_jobrun_change", args=[self.run.pk])
 
     def read(self, content: bytes, name: str, *, save: bool) -> Checked:
         try:
