@@ -2,11 +2,17 @@ from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 
+from federation.api.common import api_urlpatterns
+from federation.api.http import finish
+from federation.api.v1 import api as api_v1
+
 # Russian lives at the root and English under /en/ (prefix_default_language=False): every page has one address
 # per language that can be shared, and a visitor with no cookie sees Russian whatever the browser asks for.
 urlpatterns = [
     # The game servers' JSON API has no language.
     path("api/preferans/", include("ratings.preferans.api_urls")),
+    # The public read-only API, versioned in its address (README, "Public API").
+    path("api/v1/", include((api_urlpatterns(api_v1, after=finish), "api_v1"))),
 ]
 urlpatterns += i18n_patterns(
     path("admin/", admin.site.urls),

@@ -21,6 +21,7 @@ from federation.admin import installed_admin_hooks
 from federation.admin_security import AuditedHistoryAdmin, FederationModelAdmin, PublishedRecordAdmin
 from ratings.jobs import JOBS, JobNotStarted, job_again, job_command, job_label, job_refresh, job_summary
 from ratings.models import JobRun, JobState, RatingChange, RatingEntry, RatingList, RatingSnapshot, StartingRating
+from ratings.params_form import RatingListParamsForm, params_fields
 
 PUBLISH = "ratings.publish_ratinglist"
 
@@ -53,6 +54,16 @@ class RatingListAdmin(AuditedHistoryAdmin):
     list_filter = ["engine", "is_active"]
     prepopulated_fields = {"slug": ["name"]}
     search_fields = ["name", "name_en", "slug"]
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        """An existing list's parameters as labelled fields (``ratings.params_form``); a new list's as JSON until
+        its engine is chosen."""
+        if obj is not None:
+            fields = params_fields(obj.engine, obj.params or {})
+            if fields:
+                kwargs["form"] = type("RatingListParamsForm", (RatingListParamsForm,), fields)
+                kwargs["exclude"] = ["params"]
+        return super().get_form(request, obj, change=change, **kwargs)
 
     def has_delete_permission(self, request, obj=None):
         """A list is deleted only before anything is published in it (deleting it would delete its snapshots);

@@ -43,6 +43,8 @@ logger = logging.getLogger(__name__)
 HEARTBEAT_SECONDS = 15
 LOST_AFTER = dt.timedelta(seconds=120)
 QUEUE_EXPIRY = dt.timedelta(hours=1)
+#: A queued run waiting longer than this is told to staff as a worker that may be down.
+WORKER_SLOW_SECONDS = 30
 
 
 @dataclass(frozen=True)
@@ -319,9 +321,16 @@ def job_summary(run: JobRun) -> str:
     if run.state in (JobState.FAILED, JobState.LOST):
         return run.error
     if run.state == JobState.QUEUED:
-        return _("Waiting for a worker since %(time)s.") % {
+        text = _("Waiting for a worker since %(time)s.") % {
             "time": timezone.localtime(run.created_at).strftime("%H:%M:%S")
         }
+        waited = int((timezone.now() - run.created_at).total_seconds())
+        if waited >= WORKER_SLOW_SECONDS:
+            text += " " + _(
+                "No worker has taken it for %(seconds)s s: check that a worker runs (celery -A federation worker). "
+                "If none takes it within %(minutes)s minutes, it is dropped and shown as lost, with nothing done."
+            ) % {"seconds": waited, "minutes": int(QUEUE_EXPIRY.total_seconds() // 60)}
+        return text
     if run.total:
         return _("Step %(done)s of %(total)s: %(step)s.") % {"done": run.done, "total": run.total, "step": run.step}
     return _("Running.")

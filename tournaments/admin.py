@@ -101,7 +101,6 @@ class TournamentAdmin(AuditedHistoryAdmin):
     list_select_related = ["organiser"]
     search_fields = ["name", "city"]
     date_hierarchy = "end_date"
-    autocomplete_fields = ["judges"]
     actions = ["submit", "approve", "return_to_draft"]
     #: The fieldsets of each discipline; the page shows only the tournament's own, open (a collapsed section hides
     #: its errors, e.g. the K refusal), and all of them, collapsed, only while the discipline is not chosen yet.
@@ -180,6 +179,14 @@ class TournamentAdmin(AuditedHistoryAdmin):
         if not lines:
             return "—"
         return format_html_join("", "<p>{}</p>", ((line,) for line in lines))
+
+    def formfield_for_manytomany(self, db_field, request, **kwargs):
+        """Judges are picked like players in the results editor: city, club and id beside each name."""
+        if db_field.name == "judges":
+            from tournaments.results_editor import PlayersPick
+
+            kwargs["widget"] = PlayersPick(url=reverse("admin:tournaments_tournament_players"))
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         form = super().get_form(request, obj, change=change, **kwargs)

@@ -18,7 +18,7 @@ import io
 
 from django import forms
 from django.contrib import messages
-from django.contrib.admin.widgets import AutocompleteSelect
+from django.contrib.admin.widgets import AutocompleteSelect, AutocompleteSelectMultiple
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db import IntegrityError
@@ -66,6 +66,25 @@ class PlayerPick(AutocompleteSelect):
         for index, pk in enumerate(v for v in value if str(v).isdigit()):
             label = self.labels.get(int(pk), _("player №%(id)s") % {"id": pk})
             options.append(self.create_option(name, str(pk), label, True, index + 1))
+        return [(None, options, 0)]
+
+
+class PlayersPick(AutocompleteSelectMultiple):
+    """The same picker for several players (a tournament's judges): the chosen ones labelled in one query."""
+
+    def __init__(self, *args, url: str = "", **kwargs):
+        super().__init__(Tournament._meta.get_field("judges"), None, *args, **kwargs)
+        self.url = url
+
+    def get_url(self):
+        return self.url
+
+    def optgroups(self, name, value, attrs=None):
+        labels = player_labels(value)
+        options = [
+            self.create_option(name, str(pk), labels.get(int(pk), pk), True, index)
+            for index, pk in enumerate(v for v in value if str(v).isdigit())
+        ]
         return [(None, options, 0)]
 
 

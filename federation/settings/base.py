@@ -32,6 +32,8 @@ INSTALLED_APPS = [
     "django_filters",
     "django_celery_beat",
     "simple_history",
+    "ninja",
+    "corsheaders",
     "federation",
     "tournaments",
     "ratings",
@@ -45,6 +47,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -162,6 +165,25 @@ TOURNAMENT_PAGE_SECTIONS: list[str] = [
     "ratings.mahjong.sections.tournament_section",
     "tournaments.go.sections.tournament_section",
 ]
+
+# Django's cache: the public API's rate limit counts in it, so in production every web worker must share it
+# (DJANGO_CACHE_URL=redis://host:6379/1, Django's own Redis backend); one process's memory otherwise.
+CACHES = {"default": env.cache_url("DJANGO_CACHE_URL", default="locmemcache://")}
+if CACHES["default"]["BACKEND"] == "django_redis.cache.RedisCache":
+    CACHES["default"]["BACKEND"] = "django.core.cache.backends.redis.RedisCache"
+
+# The public API (/api/v1/): anonymous clients may send API_ANON_RATE requests ("count/seconds") from one address,
+# then get 429 with Retry-After; answers may be cached by browsers and proxies for API_MAX_AGE seconds (ETag and
+# Last-Modified let them revalidate). Any site may read it from a browser (CORS, GET only; the admin and the game
+# servers' API are not opened).
+API_ANON_RATE = env("DJANGO_API_ANON_RATE", default="120/60")
+API_MAX_AGE = env.int("DJANGO_API_MAX_AGE", default=60)
+CORS_URLS_REGEX = r"^/api/v1/.*$"
+CORS_ALLOW_ALL_ORIGINS = True
+CORS_ALLOW_METHODS = ["GET", "HEAD", "OPTIONS"]
+CORS_ALLOW_CREDENTIALS = False
+CORS_EXPOSE_HEADERS = ["ETag", "Last-Modified", "Retry-After"]
+CORS_PREFLIGHT_MAX_AGE = 86400
 
 # Import files larger than this are refused before they are read (a result sheet is a few kilobytes).
 RESULT_IMPORT_MAX_BYTES = 2 * 1024 * 1024

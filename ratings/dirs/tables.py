@@ -19,7 +19,13 @@ class DirsLeaderboardTable(tables.Table):
         attrs={"td": {"class": "name"}},
     )
     rank = tables.Column(verbose_name=_("Kyu/dan"), accessor="rating", orderable=False, empty_values=())
-    rating = tables.Column(verbose_name=_("DIRS"), attrs={"td": {"class": "text-end"}})
+    # Equal ratings in the selector's order (name, then id), so that a page never shows a player twice or drops one
+    # at its edge; the API's list (/api/v1/) is in the same order.
+    rating = tables.Column(
+        verbose_name=_("DIRS"),
+        order_by=("rating", "-player__last_name", "-player_id"),
+        attrs={"td": {"class": "text-end"}},
+    )
     acceleration = tables.Column(verbose_name=_("Acceleration"), attrs={"td": {"class": "text-end"}})
     games = tables.Column(verbose_name=_("Games"), attrs={"td": {"class": "text-end"}})
     club = tables.Column(verbose_name=_("Club"), accessor="club__name", order_by=("club__name",), default="—")

@@ -1,4 +1,6 @@
-"""The game servers' JSON API (no language prefix): a token per server, sent as ``Authorization: Bearer <token>``.
+"""The game servers' JSON API (no language prefix), on django-ninja: a token per server, sent as
+``Authorization: Bearer <token>``; the OpenAPI document is at ``/api/preferans/openapi.json`` and its pages at
+``/api/preferans/docs/``.
 
     POST /api/preferans/games/                 {"id": "g-42", "players": [12, 15, 17], "date": "2026-03-07T19:00"}
     POST /api/preferans/deals/                 one deal {"id": "d-1", "game": "g-42", "whists": {"12": -5, ...}}
@@ -6,25 +8,37 @@
     POST /api/preferans/games/<pk>/deals/      the same for the game with the site's id <pk>
     POST /api/preferans/games/<pk>/finish/     the game takes no more deals (left early: the deals played stay)
 
-A deal's "game" may also be an object {"id", "players", "date"}: the game is created with its first deal. Errors are
-``{"errors": [{"field": ..., "message": ...}]}`` with status 400 (bad data) or 403 (token, or another server's
-game), and nothing is saved. A deal whose "id" the server already sent is answered again with ``"applied": false``.
+A deal's "game" may also be an object {"id", "players", "date"}: the game is created with its first deal. Every
+request is validated by its schema (``api_schemas``) and then by the rules (the services). Errors are
+``{"errors": [{"field": ..., "message": ...}]}``, always JSON: 400 (bad data), 403 (token, or another server's
+game), 405 (a method other than POST), 409 (a deal id the server already sent, with other content: the answer adds
+``"stored"``, the deal as stored), 413 (a body over ``federation.bounds.API_MAX_BODY_BYTES``); nothing is saved.
+A deal whose id the server already sent with the same content is answered again with ``"applied": false``.
 """
 
 from __future__ import annotations
 
-import datetime
-import json
-
 from django.db import transaction
 from django.http import JsonResponse
-from django.utils import timezone
-from django.utils.dateparse import parse_date, parse_datetime
-from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_POST
+from ninja import NinjaAPI
+from ninja.security import HttpBearer
 
+from federation.api.common import JsonBodyParser, install_error_handlers
+from federation.bounds import API_MAX_ID
 from ratings.preferans import selectors
-from ratings.preferans.models import Game, GameServer, hash_token
+from ratings.preferans.api_schemas import (
+    BatchIn,
+    BatchOut,
+    ConflictOut,
+    DealIn,
+    DealOut,
+    DealsBody,
+    ErrorsOut,
+    GameIn,
+    GameOut,
+)
+from ratings.preferans.models import Game, GameServer
+from ratings.preferans.models import hash_token as _hash
 from ratings.preferans.services import (
     AppliedDeal,
     DealInput,
@@ -34,37 +48,63 @@ from ratings.preferans.services import (
     game_finish,
     game_lock_for_token,
 )
+from ratings.preferans.services.common import DealConflict
 
-MAX_BATCH = 1000
-MAX_BODY = 2 * 1024 * 1024
+AUTH_MESSAGE = 'send the server\'s token as "Authorization: Bearer <token>"'
+
+
+class ServerToken(HttpBearer):
+    """The token's hash, with no query: the operations check it against the servers (on the hot path in the same
+    statement that locks the game)."""
+
+    def authenticate(self, request, token: str) -> str | None:
+        token = token.strip()
+        return _hash(token) if token else None
+
+
+api = NinjaAPI(
+    title="Game servers' API",
+    version="1",
+    description=__doc__,
+    urls_namespace="preferans_api",
+    auth=ServerToken(),
+    parser=JsonBodyParser(),
+    docs_url="/docs/",
+    openapi_url="/openapi.json",
+)
+install_error_handlers(api, auth_message=AUTH_MESSAGE)
+
+ERRORS = {400: ErrorsOut, 403: ErrorsOut, 405: ErrorsOut, 409: ConflictOut, 413: ErrorsOut}
 
 
 class Forbidden(PreferansError):
     pass
 
 
-def _error(field: str, message: str, status: int) -> JsonResponse:
-    return JsonResponse({"errors": [{"field": field, "message": message}]}, status=status)
+api.add_exception_handler(Forbidden, lambda request, exc: _error(exc.field, exc.message, 403))
+api.add_exception_handler(DealConflict, lambda request, exc: _conflict(exc))
 
 
-def _token(request) -> str:
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise Forbidden("Authorization", 'send the server\'s token as "Authorization: Bearer <token>"')
-    return hash_token(token.strip())
+def _error(field: str, message: str, status: int, **extra) -> JsonResponse:
+    return JsonResponse({"errors": [{"field": field, "message": message}], **extra}, status=status)
 
 
-def _server(request) -> GameServer:
-    server = selectors.game_server_for_token(token_hash=_token(request))
+def _server(token_hash: str) -> GameServer:
+    server = selectors.game_server_for_token(token_hash=token_hash)
     if server is None:
         raise Forbidden("Authorization", "unknown or disabled token")
     return server
 
 
-def _server_and_game(request, pk: int) -> tuple[GameServer, Game]:
+def _game_pk(pk: int) -> int:
+    if not 0 < pk <= API_MAX_ID:
+        raise PreferansError("game", f"there is no game {pk}")
+    return pk
+
+
+def _server_and_game(token_hash: str, pk: int) -> tuple[GameServer, Game]:
     """The token's server and the game ``pk`` it posts to, in one query; the game is locked by ``deals_apply``."""
-    found = selectors.token_and_game(token_hash=_token(request), game_id=pk)
+    found = selectors.token_and_game(token_hash=token_hash, game_id=pk)
     if found is None:
         raise Forbidden("Authorization", "unknown or disabled token")
     if found.game_server_id is None:
@@ -74,153 +114,98 @@ def _server_and_game(request, pk: int) -> tuple[GameServer, Game]:
     return found.server, _own_game(found.server, game, "game")
 
 
-def _body(request):
-    if len(request.body) > MAX_BODY:
-        raise PreferansError("body", f"is larger than {MAX_BODY} bytes")
-    try:
-        return json.loads(request.body or b"null")
-    except (ValueError, UnicodeDecodeError) as error:
-        raise PreferansError("body", f"is not JSON: {error}") from None
-
-
-def _text_id(value, where: str) -> str:
-    if isinstance(value, bool) or not isinstance(value, str | int):
-        raise PreferansError(where, f"{value!r} is not a string or a number")
-    text = str(value).strip()
-    if not text or len(text) > 100:
-        raise PreferansError(where, "must have 1 to 100 characters")
-    return text
-
-
-def _when(value, where: str) -> datetime.datetime | None:
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise PreferansError(where, f"{value!r} is not an ISO date")
-    moment = parse_datetime(value)
-    if moment is None:
-        day = parse_date(value)
-        if day is None:
-            raise PreferansError(where, f'"{value}" is not an ISO date or date and time')
-        moment = datetime.datetime.combine(day, datetime.time(12))
-    if timezone.is_naive(moment):
-        moment = timezone.make_aware(moment)
-    return moment
-
-
-def _game_from_object(server: GameServer, raw: dict, where: str) -> Game:
-    external_id = _text_id(raw.get("id"), f"{where}.id")
-    game, _created = game_create(
-        server=server,
-        external_id=external_id,
-        player_ids=raw.get("players"),
-        played_at=_when(raw.get("date"), f"{where}.date"),
-        where=f"{where}.players",
-    )
-    return game
-
-
 def _own_game(server: GameServer, game: Game, where: str) -> Game:
     if game.server_id != server.pk:
         raise Forbidden(where, "this game belongs to another game server")
     return game
 
 
-def _deal_inputs(server: GameServer, payload, url_game: Game | None) -> list[DealInput]:
-    if isinstance(payload, dict) and "deals" in payload:
-        raw_deals, prefix = payload["deals"], "deals"
-        if not isinstance(raw_deals, list) or not raw_deals:
-            raise PreferansError("deals", "is not a non-empty list")
-        if len(raw_deals) > MAX_BATCH:
-            raise PreferansError("deals", f"a batch holds at most {MAX_BATCH} deals")
-    elif isinstance(payload, dict):
-        raw_deals, prefix = [payload], None
-    else:
-        raise PreferansError("body", 'is not a deal object or {"deals": [...]}')
+def _game_from_object(server: GameServer, raw: GameIn, where: str) -> Game:
+    game, _created = game_create(
+        server=server, external_id=raw.id, player_ids=raw.players, played_at=raw.date, where=f"{where}.players"
+    )
+    return game
+
+
+def _deal_inputs(server: GameServer, deals: list[DealIn], batch: bool, url_game: Game | None) -> list[DealInput]:
     games: dict[str, Game] = {}
     inputs = []
-    for index, raw in enumerate(raw_deals):
-        where = f"{prefix}[{index}]" if prefix else "deal"
-        base = f"{where}." if prefix else ""
-        if not isinstance(raw, dict):
-            raise PreferansError(where, "is not an object")
-        external_id = _text_id(raw.get("id"), f"{base}id")
-        if "whists" not in raw:
-            raise PreferansError(f"{base}whists", "is missing")
-        finish = raw.get("finish", False)
-        if not isinstance(finish, bool):
-            raise PreferansError(f"{base}finish", f"{finish!r} is not true or false")
+    for index, raw in enumerate(deals):
+        where = f"deals[{index}]" if batch else "deal"
+        base = f"{where}." if batch else ""
         if url_game is not None:
             game = url_game
+        elif isinstance(raw.game, GameIn):
+            game = _game_from_object(server, raw.game, f"{base}game")
+        elif raw.game is None:
+            raise PreferansError(f"{base}game", "is missing")
         else:
-            ref = raw.get("game")
-            if isinstance(ref, dict):
-                game = _game_from_object(server, ref, f"{base}game")
-            else:
-                key = _text_id(ref, f"{base}game")
-                game = games.get(key) or selectors.server_game(server=server, external_id=key)
-                if game is None:
-                    raise PreferansError(f"{base}game", f'there is no game "{key}" of this server')
-            games[game.external_id] = game
+            game = games.get(raw.game) or selectors.server_game(server=server, external_id=raw.game)
+            if game is None:
+                raise PreferansError(f"{base}game", f'there is no game "{raw.game}" of this server')
+        games[game.external_id] = game
         inputs.append(
-            DealInput(
-                game=game,
-                whists=raw["whists"],
-                external_id=external_id,
-                finish=finish,
-                where=where if prefix else "",
-            )
+            DealInput(game=game, whists=raw.whists, external_id=raw.id, finish=raw.finish, where=where if batch else "")
         )
     return inputs
 
 
-def _changes(applied: list[AppliedDeal]) -> dict[int, list[dict]]:
-    stored = selectors.stored_results(deal_ids=[item.deal.pk for item in applied if not item.applied])
-    out = {}
-    for item in applied:
-        rows = item.results if item.applied else stored.get(item.deal.pk, [])
-        out[item.deal.pk] = [
-            {
-                "player": row.player_id,
-                "whists": row.whists,
-                "before": row.rating_before,
-                "after": row.rating_after,
-                "delta": row.delta,
-            }
-            for row in rows
-        ]
-    return out
-
-
-def _deals_response(applied: list[AppliedDeal], batch: bool) -> JsonResponse:
-    changes = _changes(applied)
-    items = [
+def _change_rows(rows) -> list[dict]:
+    return [
         {
-            "id": item.deal.external_id,
-            "deal": item.deal.pk,
-            "game": item.deal.game_id,
-            "number": item.deal.number,
-            "applied": item.applied,
-            "changes": changes[item.deal.pk],
+            "player": row.player_id,
+            "whists": row.whists,
+            "before": row.rating_before,
+            "after": row.rating_after,
+            "delta": row.delta,
         }
-        for item in applied
+        for row in rows
     ]
-    status = 201 if any(item.applied for item in applied) else 200
-    return JsonResponse({"deals": items} if batch else items[0], status=status)
 
 
-def _handle(request, work):
-    try:
-        with transaction.atomic():
-            return work()
-    except Forbidden as error:
-        return _error(error.field, error.message, 403)
-    except PreferansError as error:
-        return _error(error.field, error.message, 400)
+def _deal_json(deal, applied: bool, rows) -> dict:
+    return {
+        "id": deal.external_id,
+        "deal": deal.pk,
+        "game": deal.game_id,
+        "number": deal.number,
+        "applied": applied,
+        "changes": _change_rows(rows),
+    }
+
+
+def _answers(applied: list[AppliedDeal], inputs: list[DealInput]) -> list[dict]:
+    """The answer of each deal; a replay is answered as stored, and one whose whists differ from the stored ones is
+    a conflict (409, raised inside the request's transaction: nothing of the request is kept)."""
+    stored = selectors.stored_results(deal_ids=[item.deal.pk for item in applied if not item.applied])
+    items = []
+    for item, sent in zip(applied, inputs, strict=True):
+        if item.applied:
+            items.append(_deal_json(item.deal, True, item.results))
+            continue
+        rows = stored.get(item.deal.pk, [])
+        was = {row.player_id: row.whists for row in rows}
+        now = {int(key): int(value) for key, value in sent.whists.items()}
+        if was != now:
+            raise DealConflict(
+                f"{sent.where}.id" if sent.where else "id",
+                f'deal "{item.deal.external_id}" was stored with other whists; a deal id is sent once',
+                stored=item.deal,
+            )
+        items.append(_deal_json(item.deal, False, rows))
+    return items
+
+
+def _conflict(exc: DealConflict) -> JsonResponse:
+    rows = selectors.stored_results(deal_ids=[exc.stored.pk]).get(exc.stored.pk, [])
+    return _error(exc.field, exc.message, 409, stored=_deal_json(exc.stored, False, rows))
 
 
 def _fix_field(error: PreferansError) -> PreferansError:
     """A single deal's errors name its fields plainly ("whists.12"), not "deal.whists.12"."""
+    if isinstance(error, DealConflict):
+        field = error.field.removeprefix("deal.").removeprefix(".")
+        return DealConflict(field, error.message, stored=error.stored)
     if error.field.startswith("deal."):
         return type(error)(error.field.removeprefix("deal."), error.message)
     if error.field.startswith("."):
@@ -228,64 +213,73 @@ def _fix_field(error: PreferansError) -> PreferansError:
     return error
 
 
-@csrf_exempt
-@require_POST
-def deals_post(request, pk: int | None = None):
-    def work():
+def _post_deals(request, payload: DealsBody, pk: int | None) -> JsonResponse:
+    body = payload.root
+    batch = isinstance(body, BatchIn)
+    deals = body.deals if batch else [body]
+    token_hash = request.auth
+    with transaction.atomic():
         locked = None
         if pk is None:
-            server, game = _server(request), None
+            server, game = _server(token_hash), None
         else:
             # The usual request: the token, the game, its table and its players' ratings checked and locked in one
             # statement; when something is off, the separate checks below say what.
-            locked = game_lock_for_token(token_hash=_token(request), game_id=pk)
+            locked = game_lock_for_token(token_hash=token_hash, game_id=_game_pk(pk))
             if locked is not None:
                 server, game = locked.server, locked.game
             else:
-                server, game = _server_and_game(request, pk)
-        payload = _body(request)
-        inputs = _deal_inputs(server, payload, game)
+                server, game = _server_and_game(token_hash, pk)
+        inputs = _deal_inputs(server, deals, batch, game)
         try:
             applied = deals_apply(deals=inputs, server=server, locked=locked)
+            items = _answers(applied, inputs)
         except PreferansError as error:
             raise _fix_field(error) from None
-        return _deals_response(applied, batch=isinstance(payload, dict) and "deals" in payload)
+    status = 201 if any(item.applied for item in applied) else 200
+    return JsonResponse({"deals": items} if batch else items[0], status=status)
 
-    return _handle(request, work)
+
+DEALS_RESPONSES = {200: DealOut | BatchOut, 201: DealOut | BatchOut, **ERRORS}
 
 
-@csrf_exempt
-@require_POST
-def game_post(request):
-    def work():
-        server = _server(request)
-        payload = _body(request)
-        if not isinstance(payload, dict):
-            raise PreferansError("body", "is not a game object")
-        external_id = _text_id(payload.get("id"), "id")
+@api.post("/deals/", response=DEALS_RESPONSES, url_name="deals", summary="Post a deal or a batch of deals")
+def deals_post(request, payload: DealsBody):
+    """Deals of games named by the server's game id (or created with their first deal). 201 when a deal was applied,
+    200 when every deal was a replay answered as stored."""
+    return _post_deals(request, payload, None)
+
+
+@api.post(
+    "/games/{pk}/deals/", response=DEALS_RESPONSES, url_name="game_deals", summary="Post deals to a game's address"
+)
+def game_deals_post(request, pk: int, payload: DealsBody):
+    """The game server's usual request: one deal of the game with the site's id ``pk``, checked, locked and written in
+    two statements."""
+    return _post_deals(request, payload, pk)
+
+
+@api.post("/games/", response={200: GameOut, 201: GameOut, **ERRORS}, url_name="games", summary="Create a game")
+def game_post(request, payload: GameIn):
+    """Create a game with its table; the same id again returns the stored game (200), if its table is the same."""
+    with transaction.atomic():
+        server = _server(request.auth)
         game, created = game_create(
-            server=server,
-            external_id=external_id,
-            player_ids=payload.get("players"),
-            played_at=_when(payload.get("date"), "date"),
+            server=server, external_id=payload.id, player_ids=payload.players, played_at=payload.date
         )
         return JsonResponse(_game_json(game), status=201 if created else 200)
 
-    return _handle(request, work)
 
-
-@csrf_exempt
-@require_POST
+@api.post("/games/{pk}/finish/", response={200: GameOut, **ERRORS}, url_name="game_finish", summary="Finish a game")
 def game_finish_post(request, pk: int):
-    def work():
-        server = _server(request)
-        game = Game.objects.filter(pk=pk).first()
+    """The game takes no more deals; a game left early keeps the deals played."""
+    with transaction.atomic():
+        server = _server(request.auth)
+        game = Game.objects.filter(pk=_game_pk(pk)).first()
         if game is None:
             raise PreferansError("game", f"there is no game {pk}")
         _own_game(server, game, "game")
         return JsonResponse(_game_json(game_finish(game=game)))
-
-    return _handle(request, work)
 
 
 def _game_json(game: Game) -> dict:

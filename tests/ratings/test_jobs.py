@@ -195,3 +195,36 @@ def test_organisers_do_not_see_job_runs(client):
     assert client.get("/admin/ratings/jobrun/").status_code == 403
     assert client.get(f"/admin/ratings/jobrun/{run.pk}/change/").status_code == 403
     assert client.post(f"/admin/ratings/jobrun/{run.pk}/again/").status_code == 403
+
+
+@pytest.mark.celery_worker
+def test_a_job_started_in_the_admin_runs_on_a_real_worker(celery_worker, client):
+    import time
+
+    _mahjong_history()
+    staff = _publisher(client)
+    old_routes = app.conf.task_routes
+    app.conf.update(task_routes={"ratings.*": {"queue": celery_worker}})
+    try:
+        rr = RatingList.objects.get(slug="mahjong-rr")
+        response = client.post(
+            "/en/admin/ratings/ratinglist/mahjong/rebuild/",
+            {"lists": str(rr.pk), "start": "2025-01-01", "end": "2025-03-01", "confirm": "on"},
+        )
+        assert response.status_code == 302
+        run = JobRun.objects.get()
+        assert not run.in_process
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            run.refresh_from_db()
+            if run.state not in (JobState.QUEUED, JobState.RUNNING):
+                break
+            time.sleep(0.3)
+    finally:
+        app.conf.update(task_routes=old_routes)
+    assert (run.state, run.started_by, run.source) == (JobState.SUCCEEDED, staff, "admin")
+    assert run.started_at is not None
+    assert run.finished_at >= run.started_at
+    assert run.outcome == {"mahjong-rr": 2}
+    page = client.get(f"/en/admin/ratings/jobrun/{run.pk}/change/").content.decode()
+    assert "Rebuilt 2025-01-01 – 2025-03-01; snapshots written: mahjong-rr: 2." in page

@@ -378,3 +378,16 @@ def test_two_players_swapped_between_rows_are_saved(client):
         rows[0].player_id,
     ]
     assert not tournament.results.filter(participant_name="…").exists()
+
+
+def test_judges_are_picked_with_city_club_and_id_in_constant_queries(client, django_assert_num_queries):
+    tournament = _tournament_with(6, k=2)
+    players = [r.player for r in tournament.results.order_by("place")]
+    client.force_login(federation_staff())
+    tournament.judges.add(players[0])
+    client.get(_change(tournament))
+    one, text = _queries(client, _change(tournament))
+    assert f"Игроков0000 Иван — Тверь, «Берсерк-клуб», №{players[0].pk}" in text
+    tournament.judges.add(*players[1:5])
+    with django_assert_num_queries(one):
+        client.get(_change(tournament))

@@ -19,7 +19,7 @@ from django.utils import timezone
 from ratings.engines.common import EngineError
 from ratings.engines.preferans import PRO, rate_deal
 from ratings.preferans.models import Deal, DealResult, Game, GameServer
-from ratings.preferans.services.common import MAX_TABLE, MIN_TABLE, PreferansError, whole_whists
+from ratings.preferans.services.common import MAX_TABLE, MIN_TABLE, DealConflict, PreferansError, whole_whists
 from ratings.preferans.services.deal_sql import (
     LockedGame,
     lock_games,
@@ -146,7 +146,9 @@ def _deals_apply(
             if stored is None:
                 raise PreferansError(f"{item.where}.id", f'deal "{item.external_id}" appears twice in this request')
             if stored.game_id != game.pk:
-                raise PreferansError(f"{item.where}.id", f'deal "{item.external_id}" is stored for another game')
+                raise DealConflict(
+                    f"{item.where}.id", f'deal "{item.external_id}" is stored for another game', stored=stored
+                )
             out.append(AppliedDeal(deal=stored, applied=False))
             continue
         if game.pk in finished:
@@ -199,8 +201,8 @@ def _deals_apply(
         known, _numbers = stored_deals(game_ids, server_ids, external)
         stored = known[(first_game.server_id, None, first_item.external_id)]
         if stored.game_id != first_game.pk:
-            raise PreferansError(
-                f"{first_item.where}.id", f'deal "{first_item.external_id}" is stored for another game'
+            raise DealConflict(
+                f"{first_item.where}.id", f'deal "{first_item.external_id}" is stored for another game', stored=stored
             )
         return [AppliedDeal(deal=stored, applied=False)]
     write_deals(new_deals, pending_results, rows, to_finish)

@@ -290,12 +290,18 @@ def test_the_same_deal_id_for_another_game(post, server, table):
     post(DEALS, {"id": "d-1", "game": "g-1", "whists": {str(a.pk): 0, str(b.pk): 0, str(c.pk): 0}}, server.token)
     _game(post, server, [a, b], external_id="g-2")
     response = post(DEALS, {"id": "d-1", "game": "g-2", "whists": {str(a.pk): 1, str(b.pk): -1}}, server.token)
-    _refused(response, 400, "id")
+    _refused(response, 409, "id")
+    assert response.json()["stored"]["game"] == Game.objects.get(external_id="g-1").pk
     assert Deal.objects.count() == 1
 
 
-def test_get_is_not_allowed(client, server):
-    assert client.get(DEALS).status_code == 405
+def test_get_is_not_allowed_and_answered_in_json(client, server):
+    for url in (DEALS, GAMES, f"{GAMES}1/deals/", f"{GAMES}1/finish/"):
+        response = client.get(url)
+        assert response.status_code == 405
+        assert response["Content-Type"] == "application/json"
+        assert response.json()["errors"][0]["field"] == "method"
+        assert "POST" in response["Allow"]
 
 
 # --- the game server's usual request: one deal posted to its game's address ---------------------------------------
@@ -331,7 +337,7 @@ def test_a_deal_to_the_games_address_is_checked_locked_and_written_in_few_statem
     assert _rating(a) == pytest.approx(1001.8597, abs=5e-5)
 
     other = _game(post, server, [a, b, c], external_id="g-2")
-    _refused(post(f"{GAMES}{other}/deals/", deal, server.token), 400, "id")
+    _refused(post(f"{GAMES}{other}/deals/", deal, server.token), 409, "id")
 
     last = {"id": "d-2", "whists": {str(a.pk): 0, str(b.pk): 0, str(c.pk): 0}, "finish": True}
     finishing = post(f"{GAMES}{game}/deals/", last, server.token)

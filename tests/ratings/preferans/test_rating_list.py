@@ -137,7 +137,8 @@ def test_parameters_are_fixed_once_a_deal_is_rated(admin_client, english):
         "name": rating_list.name,
         "name_en": rating_list.name_en,
         "engine": Engine.PREFERANS,
-        "params": '{"x": 7}',
+        **{f"param_{key}": value for key, value in DEFAULTS.items()},
+        "param_x": "7",
         "is_active": "on",
         "ordering": rating_list.ordering,
     }

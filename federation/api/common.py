@@ -1,0 +1,178 @@
+"""Errors, limits and URL wrapping shared by the site's JSON APIs (see the package's docstring).
+
+Every error is ``{"errors": [{"field": ..., "message": ...}, ...]}``: ``field`` names where the problem is, as a
+path into the request (``deals[2].whists.15``, ``per_page``, ``body``, ``Authorization``), never a 500 or an HTML page.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Iterable
+
+from django.core.exceptions import RequestDataTooBig
+from django.http import Http404, JsonResponse
+from ninja import NinjaAPI
+from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
+from ninja.parser import Parser
+
+from federation.bounds import API_MAX_BODY_BYTES
+from ratings.engines.common import FieldError
+
+
+class ApiError(Exception):
+    """An answer other than 200 from inside an operation: ``status``, the field and the message; ``extra`` joins
+    the body (``stored``: what a conflicting replay was stored as)."""
+
+    def __init__(self, status: int, field: str, message: str, extra: dict | None = None):
+        super().__init__(field, message)
+        self.status, self.field, self.message, self.extra = status, field, message, extra or {}
+
+
+def error_response(field: str, message: str, status: int, extra: dict | None = None) -> JsonResponse:
+    return JsonResponse({"errors": [{"field": field, "message": message}], **(extra or {})}, status=status)
+
+
+#: Tags of the tagged unions in the schemas (which shape the value took): not part of the field's path.
+UNION_TAGS = {"deal", "batch", "ref", "object", "invalid"}
+#: What a request's parts are called in ninja's error locations.
+PARTS = {"body", "query", "path", "header", "cookie", "form"}
+
+
+def field_of(loc: Iterable) -> str:
+    """The path of a pydantic error location: ``("body", "payload", "batch", "deals", 2, "whists", "15")`` is
+    ``deals[2].whists.15``; the request's part, the parameter's name for a whole body and the unions' tags go."""
+    parts = list(loc)
+    if parts and parts[0] in PARTS:
+        body = parts[0] == "body"
+        parts = parts[1:]
+        if body and parts:
+            parts = parts[1:]  # the body parameter's own name
+    out = ""
+    for part in parts:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif part == "[key]" or part in UNION_TAGS:
+            continue
+        else:
+            out += f".{part}" if out else str(part)
+    return out or "body"
+
+
+def _message(error: dict) -> str:
+    kind = error.get("type", "")
+    if kind == "missing":
+        return "is missing"
+    if kind == "union_tag_invalid" or kind == "model_attributes_type":
+        return "is not an object"
+    message = str(error.get("msg", "is not valid"))
+    return message.removeprefix("Value error, ")
+
+
+class JsonBodyParser(Parser):
+    """JSON bodies: anything that is not JSON, or nests too deeply to read, is a 400 naming the body."""
+
+    def parse_body(self, request):
+        try:
+            return json.loads(request.body)
+        except RecursionError:
+            raise ApiError(400, "body", "nests too deeply") from None
+        except ValueError as error:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+            raise ApiError(400, "body", f"is not JSON: {error}") from None
+
+
+def install_error_handlers(api: NinjaAPI, *, auth_message: str = "") -> None:
+    """Every exception an operation may meet becomes a JSON answer naming the field."""
+
+    def on_validation(request, exc: ValidationError):
+        errors = [{"field": field_of(e.get("loc", ())), "message": _message(e)} for e in exc.errors[:20]]
+        return JsonResponse({"errors": errors}, status=400)
+
+    def on_api_error(request, exc: ApiError):
+        return error_response(exc.field, exc.message, exc.status, exc.extra)
+
+    def on_field_error(request, exc: FieldError):
+        return error_response(exc.field, exc.message, 400)
+
+    def on_http_error(request, exc: HttpError):
+        cause = exc.__cause__
+        if isinstance(cause, ApiError):
+            return on_api_error(request, cause)
+        if isinstance(exc, Throttled):
+            return error_response("", "too many requests: wait and send again", 429)
+        if isinstance(exc, AuthenticationError):
+            return error_response("Authorization", auth_message or exc.message, 403)
+        return error_response("body" if exc.status_code == 400 else "", exc.message, exc.status_code)
+
+    def on_too_big(request, exc):
+        return error_response("body", f"is larger than {API_MAX_BODY_BYTES} bytes", 413)
+
+    def on_not_found(request, exc):
+        return error_response("", "not found", 404)
+
+    def on_recursion(request, exc):
+        return error_response("body", "nests too deeply", 400)
+
+    api.add_exception_handler(ValidationError, on_validation)
+    api.add_exception_handler(ApiError, on_api_error)
+    api.add_exception_handler(FieldError, on_field_error)
+    api.add_exception_handler(HttpError, on_http_error)
+    api.add_exception_handler(RequestDataTooBig, on_too_big)
+    api.add_exception_handler(Http404, on_not_found)
+    api.add_exception_handler(RecursionError, on_recursion)
+
+
+def _json_everywhere(view):
+    """A body announced larger than the bound is refused unread (413); ``HEAD`` is answered as ``GET`` without the
+    body; a method the address does not take is answered 405 in JSON, with its ``Allow`` header, like every other
+    error."""
+
+    @functools.wraps(view)
+    def wrapped(request, *args, **kwargs):
+        length = request.META.get("CONTENT_LENGTH") or ""
+        if length.isdigit() and int(length) > API_MAX_BODY_BYTES:
+            return error_response("body", f"is larger than {API_MAX_BODY_BYTES} bytes", 413)
+        head = request.method == "HEAD"
+        if head:  # HEAD wherever GET is allowed (uptime monitors, caches): the GET's headers, no body
+            request.method = "GET"
+        try:
+            response = view(request, *args, **kwargs)
+            if head:
+                request.method = "HEAD"
+                if response.status_code != 405:
+                    response.content = b""
+        except RequestDataTooBig:
+            return error_response("body", f"is larger than {API_MAX_BODY_BYTES} bytes", 413)
+        if response.status_code == 405 and not response.get("Content-Type", "").startswith("application/json"):
+            allowed = response.get("Allow", "")
+            answer = error_response("method", f"{request.method} is not allowed here; allowed: {allowed}", 405)
+            answer["Allow"] = allowed
+            return answer
+        return response
+
+    return wrapped
+
+
+def not_found(request, rest: str = ""):
+    return error_response("", "there is nothing at this address of the API", 404)
+
+
+def _finishing(view, after):
+    @functools.wraps(view)
+    def wrapped(request, *args, **kwargs):
+        return after(request, view(request, *args, **kwargs))
+
+    return wrapped
+
+
+def api_urlpatterns(api: NinjaAPI, after=None) -> list:
+    """The API's URL patterns with every view wrapped by ``_json_everywhere`` (and ``after(request, response)``,
+    e.g. the public API's conditional answers), and a JSON 404 for the rest."""
+    from django.urls import path
+
+    patterns, _app, _namespace = api.urls
+    for pattern in patterns:
+        if hasattr(pattern, "callback"):
+            view = pattern.callback if after is None else _finishing(pattern.callback, after)
+            pattern.callback = _json_everywhere(view)
+    return [*patterns, path("<path:rest>", not_found)]

@@ -1,0 +1,181 @@
+"""The public API's answers, as schemas: the OpenAPI document at ``/api/v1/openapi.json`` is made of them, and the
+schema fuzz test checks every answer against them."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Literal
+
+from ninja import Schema
+from pydantic import Field
+
+Language = Literal["ru", "en"]
+
+
+class Page(Schema):
+    count: int = Field(description="rows in all")
+    page: int
+    per_page: int
+    pages: int
+
+
+class PlayerRef(Schema):
+    id: int
+    name: str = Field(description="in the requested language's alphabet where the federation has it")
+    city: str
+    country: str
+    url: str = Field(description="the player's page on the site")
+
+
+class ListInfo(Schema):
+    slug: str
+    system: str = Field(description="gorbunov, mahjong-rr, mahjong-crr, mahjong-online, preferans, dirs")
+    name: str
+    dated: bool = Field(description="true: the list is published on dates (snapshots) and can be asked as of any date")
+    weekly: bool = Field(description="true: published by the ISO week (the Monday)")
+    latest: datetime.date | None = Field(description="the newest publication, for dated lists")
+    url: str
+
+
+class ListsOut(Schema):
+    lists: list[ListInfo]
+
+
+class Entry(Schema):
+    rank: int
+    player: PlayerRef
+    rating: float
+    delta: float | None = Field(description="the change since the previous publication; null for a newcomer")
+    tournaments: int | None = Field(description="tournaments counted (games or deals for preferans and DIRS: null)")
+    parts: dict[str, float | None] = Field(
+        description="the rating's parts where the system has them: mahjong part_a and part_b; preferans "
+        "max_rating and deals; DIRS games and acceleration; empty for Gorbunov"
+    )
+
+
+class ListOut(Schema):
+    list: ListInfo
+    as_of: datetime.date | None = Field(description="the date of the publication shown; null for a current leaderboard")
+    week: str | None = Field(description="the ISO week of a weekly list's publication shown (2026-W10)")
+    message: str = Field(description="why the list shown is not the one asked for, as the page says it; empty if it is")
+    league: str | None = None
+    paging: Page
+    entries: list[Entry]
+
+
+class Publication(Schema):
+    date: datetime.date
+    week: str | None
+    computed_at: datetime.datetime
+
+
+class DatesOut(Schema):
+    list: ListInfo
+    paging: Page
+    dates: list[Publication]
+
+
+class PlayersOut(Schema):
+    paging: Page
+    players: list[PlayerRef]
+
+
+class SystemRating(Schema):
+    system: str
+    list: str = Field(description="the list's slug")
+    list_name: str
+    rating: float
+    rank: int | None
+    as_of: datetime.date | None
+    details: dict[str, float | int | str | None] = Field(description="league, peak, games: what the system keeps")
+
+
+class PlayerOut(PlayerRef):
+    club: str
+    latin_name: str
+    ratings: list[SystemRating]
+
+
+class HistoryItem(Schema):
+    system: str
+    list: str
+    date: datetime.date | None
+    before: float | None
+    after: float
+    delta: float | None
+    tournament: int | None = Field(description="the tournament's id where the change comes from one")
+    game: int | None = Field(description="the preferans game or DIRS club game")
+    explanation: str = Field(description="the formula with the player's numbers, in the requested language")
+
+
+class HistoryOut(Schema):
+    player: PlayerRef
+    language: Language
+    paging: Page
+    history: list[HistoryItem]
+
+
+class TournamentRef(Schema):
+    id: int
+    name: str
+    discipline: str
+    start_date: datetime.date
+    end_date: datetime.date
+    city: str
+    country: str
+    participants: int
+    url: str
+
+
+class TournamentsOut(Schema):
+    paging: Page
+    tournaments: list[TournamentRef]
+
+
+class PlayerTournament(Schema):
+    tournament: TournamentRef
+    place: int
+    of: int | None = Field(description="results in the tournament")
+
+
+class PlayerTournamentsOut(Schema):
+    player: PlayerRef
+    paging: Page
+    tournaments: list[PlayerTournament]
+
+
+class ResultRow(Schema):
+    place: int
+    player: PlayerRef | None = Field(description="null for a participant without a profile")
+    name: str
+
+
+class ListStatus(Schema):
+    list: str
+    list_name: str
+    counts: bool
+    reasons: list[str] = Field(description="why it does not count (yet), in the requested language")
+    changes: int = Field(description="rating changes the tournament made in this list")
+
+
+class GoRound(Schema):
+    number: int
+    pairings: list[dict[str, int | float | str | bool | None]]
+
+
+class TournamentOut(TournamentRef):
+    status: str
+    details: dict[str, int | float | str | bool | None]
+    results: list[ResultRow]
+    lists: list[ListStatus]
+    go_rounds: list[GoRound] | None = Field(description="Go tournaments: every round's pairings and results")
+    go_standings: list[dict[str, int | float | str | bool | None]] | None
+
+
+class ErrorItem(Schema):
+    field: str
+    message: str
+
+
+class ErrorsOut(Schema):
+    errors: list[ErrorItem]

@@ -1,0 +1,458 @@
+"""The operations of ``/api/v1/`` (see the package's docstring). Thin: the reads are ``reads`` and each system's
+selectors; the calculators are the ones the pages call."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+from typing import Annotated, Literal
+
+from django.db.models import Count, IntegerField, OuterRef, Subquery
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils import timezone, translation
+from ninja import NinjaAPI, Query
+from pydantic import BeforeValidator, StringConstraints, WithJsonSchema
+
+from federation.api.common import ApiError, install_error_handlers
+from federation.api.http import AnonymousRate, conditional_headers, etag_for, not_modified
+from federation.api.v1 import reads
+from federation.api.v1.schemas import (
+    DatesOut,
+    ErrorsOut,
+    HistoryOut,
+    Language,
+    ListOut,
+    ListsOut,
+    PlayerOut,
+    PlayersOut,
+    PlayerTournamentsOut,
+    TournamentOut,
+    TournamentsOut,
+)
+from federation.models import Player
+from federation.selectors import player_list, player_results, public_tournaments
+from ratings.dates import AskedDate
+from ratings.engines.common import FieldError
+from ratings.models import Engine, RatingList
+from tournaments.models import Result
+
+DESCRIPTION = """The federation's rating lists, players, tournaments and calculators, read-only and public.
+
+- Every answer is JSON. Errors are `{"errors": [{"field": ..., "message": ...}]}` with the query parameter named.
+- Lists are the same as their pages: `?date=YYYY-MM-DD` or `?week=YYYY-Www` gives the list in force then, and
+  `message` says so when the list shown is not dated exactly so.
+- Texts (names, explanations, reasons) are in `?lang=ru` (default) or `?lang=en`.
+- `ETag` and `Last-Modified` come from the publication shown; send `If-None-Match` or `If-Modified-Since` and get
+  304 when nothing changed. Anonymous clients get a rate limit: 429 with `Retry-After` (seconds).
+- Version 1: fields may be added within v1; none is removed, renamed or changes its meaning (see the README).
+"""
+
+api = NinjaAPI(
+    title="Federation ratings: public API",
+    version="1.0",
+    description=DESCRIPTION,
+    urls_namespace="api_v1",
+    docs_url="/docs/",
+    openapi_url="/openapi.json",
+    throttle=[AnonymousRate()],
+)
+install_error_handlers(api)
+
+ERRORS = {400: ErrorsOut, 404: ErrorsOut, 429: ErrorsOut}
+WEEK = re.compile(r"^(\d{4})-W(\d{2})$")
+
+Lang = Annotated[Language, Query(description="language of names and texts")]
+PageNo = Annotated[int, Query(ge=1, le=1_000_000, description="page number, from 1")]
+PerPage = Annotated[int, Query(ge=1, le=100, description="rows a page, at most 100")]
+
+
+def _printable(value: str, field: str) -> str:
+    """Query text reaches the database: no NUL (PostgreSQL refuses it), no control characters."""
+    if any(ch < " " or ch == "\x7f" or "\ud800" <= ch <= "\udfff" for ch in value):
+        raise ApiError(400, field, "holds a control character")
+    return value
+
+
+Search = Annotated[str, Query(max_length=100, description="words of a name")]
+
+
+def _iso_date(value):
+    """Dates are ISO text only (YYYY-MM-DD): not a number of seconds, not a date and time."""
+    if isinstance(value, dt.date):
+        return value
+    if not isinstance(value, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        raise ValueError("is not a date (YYYY-MM-DD)")
+    return dt.date.fromisoformat(value)
+
+
+IsoDate = Annotated[dt.date, BeforeValidator(_iso_date), WithJsonSchema({"type": "string", "format": "date"})]
+
+
+def _paging(count: int, page: int, per_page: int) -> dict:
+    return {"count": count, "page": page, "per_page": per_page, "pages": max(1, math.ceil(count / per_page))}
+
+
+def _asked(date: dt.date | None, week: str | None) -> AskedDate:
+    if week:
+        match = WEEK.match(week)
+        try:
+            if not match:
+                raise ValueError(week)
+            return AskedDate(dt.date.fromisocalendar(int(match[1]), int(match[2]), 1))
+        except ValueError:
+            raise ApiError(400, "week", f'"{week}" is not an ISO week (YYYY-Www, e.g. 2026-W10)') from None
+    return AskedDate(date)
+
+
+def _list_or_404(slug: str) -> RatingList:
+    found = reads.public_lists().filter(slug=slug).first()
+    if found is None:
+        raise ApiError(404, "slug", f'there is no rating list "{slug}"'[:200])
+    return found
+
+
+# --- rating lists ---------------------------------------------------------------------------------------------------
+
+
+@api.get("/lists/", response={200: ListsOut, **ERRORS}, url_name="lists", tags=["lists"])
+def lists(request, lang: Lang = "ru"):
+    """Every rating list of every system, with the date of its newest publication."""
+    urls = reads.Urls(lang)
+    return {"lists": [reads.list_info(item, urls) for item in reads.public_lists()]}
+
+
+@api.get("/lists/{slug}/", response={200: ListOut, **ERRORS}, url_name="list", tags=["lists"])
+def rating_list(
+    request: HttpRequest,
+    response: HttpResponse,
+    slug: str,
+    date: Annotated[IsoDate | None, Query(description="the list in force on this date (YYYY-MM-DD)")] = None,
+    week: Annotated[str | None, Query(description="the list of this ISO week (YYYY-Www); wins over date")] = None,
+    league: Annotated[Literal["amateur", "pro"], Query(description="preferans only: the league")] = "amateur",
+    page: PageNo = 1,
+    per_page: PerPage = 50,
+    lang: Lang = "ru",
+):
+    """A list as of a date or week, as its page shows it: rank, player, rating, change, tournaments counted and the
+    parts of the rating. Preferans and DIRS keep current leaderboards only (``as_of`` is null)."""
+    item = _list_or_404(slug)
+    urls = reads.Urls(lang)
+    asked = _asked(date, week)
+    snapshot, message, modified = None, "", None
+    with translation.override(lang):
+        if item.engine in reads.DATED:
+            shown = reads.shown_snapshot(item, asked)
+            snapshot, message = shown.snapshot, shown.message
+            modified = snapshot.computed_at if snapshot else None
+            version = (snapshot.pk, snapshot.computed_at.timestamp()) if snapshot else ("none", message)
+        else:
+            modified = reads.changed_at(item)
+            version = (modified.timestamp() if modified else "none",)
+    etag = etag_for("list", slug, *version, league, page, per_page, lang, asked.day)
+    if early := not_modified(request, etag, modified):
+        return early
+    conditional_headers(response, etag, modified)
+    offset = (page - 1) * per_page
+    count, rows = (0, [])
+    if snapshot is not None or item.engine not in reads.DATED:
+        count, rows = reads.list_rows(item, snapshot, league=league, offset=offset, limit=per_page)
+    return {
+        "list": reads.list_info(item, urls),
+        "as_of": snapshot.as_of if snapshot else None,
+        "week": reads.iso_week(snapshot.as_of) if snapshot and item.engine == Engine.GORBUNOV else None,
+        "message": message,
+        "league": league if item.engine == Engine.PREFERANS else None,
+        "paging": _paging(count, page, per_page),
+        "entries": [
+            {
+                "rank": rank,
+                "player": reads.player_ref(player, urls),
+                "rating": rating,
+                "delta": delta,
+                "tournaments": events,
+                "parts": parts,
+            }
+            for rank, player, rating, delta, events, parts in rows
+        ],
+    }
+
+
+@api.get("/lists/{slug}/dates/", response={200: DatesOut, **ERRORS}, url_name="list_dates", tags=["lists"])
+def list_dates(request, slug: str, page: PageNo = 1, per_page: PerPage = 100, lang: Lang = "ru"):
+    """The dates (and ISO weeks, for weekly lists) on which the list was published, newest first."""
+    item = _list_or_404(slug)
+    snapshots = item.snapshots.order_by("-as_of").only("as_of", "computed_at", "rating_list_id")
+    count = snapshots.count()
+    offset = (page - 1) * per_page
+    weekly = item.engine == Engine.GORBUNOV
+    return {
+        "list": reads.list_info(item, reads.Urls(lang)),
+        "paging": _paging(count, page, per_page),
+        "dates": [
+            {"date": s.as_of, "week": reads.iso_week(s.as_of) if weekly else None, "computed_at": s.computed_at}
+            for s in snapshots[offset : offset + per_page]
+        ],
+    }
+
+
+# --- players --------------------------------------------------------------------------------------------------------
+
+
+def _player_or_404(pk: int) -> Player:
+    if not 0 < pk < 2**63:
+        raise ApiError(404, "id", f"there is no player {pk}")
+    player = Player.objects.filter(pk=pk, is_bot=False).select_related("club").first()
+    if player is None:
+        raise ApiError(404, "id", f"there is no player {pk}")
+    return player
+
+
+@api.get("/players/", response={200: PlayersOut, **ERRORS}, url_name="players", tags=["players"])
+def players(request, search: Search = "", page: PageNo = 1, per_page: PerPage = 50, lang: Lang = "ru"):
+    """Players, searched as the site's search does it: every word matches part of the name in either alphabet
+    ("иванов ив", "Ivanov", "ёлкин" = "елкин")."""
+    found = player_list(search=_printable(search, "search")).order_by("last_name", "first_name", "pk")
+    count = found.count()
+    offset = (page - 1) * per_page
+    urls = reads.Urls(lang)
+    return {
+        "paging": _paging(count, page, per_page),
+        "players": [reads.player_ref(p, urls) for p in found[offset : offset + per_page]],
+    }
+
+
+@api.get("/players/{id}/", response={200: PlayerOut, **ERRORS}, url_name="player", tags=["players"])
+def player(request, id: int, lang: Lang = "ru"):
+    """A player and their rating in every system they hold one in."""
+    player = _player_or_404(id)
+    urls = reads.Urls(lang)
+    with translation.override(lang):
+        ratings = reads.player_ratings(player, lang)
+    return {
+        **reads.player_ref(player, urls),
+        "club": player.club.name if player.club_id else "",
+        "latin_name": player.full_name_latin if player.last_name_latin else "",
+        "ratings": ratings,
+    }
+
+
+@api.get("/players/{id}/history/", response={200: HistoryOut, **ERRORS}, url_name="player_history", tags=["players"])
+def player_history(
+    request,
+    id: int,
+    system: Annotated[
+        Literal["all", "gorbunov", "mahjong", "preferans", "dirs"], Query(description="one system, or all")
+    ] = "all",
+    page: PageNo = 1,
+    per_page: PerPage = 50,
+    lang: Lang = "ru",
+):
+    """Every change of the player's ratings, newest first, each with its explanation in the language asked."""
+    player = _player_or_404(id)
+    with translation.override(lang):
+        count, items = reads.player_history(
+            player, system=system, offset=(page - 1) * per_page, limit=per_page, language=lang
+        )
+    return {
+        "player": reads.player_ref(player, reads.Urls(lang)),
+        "language": lang,
+        "paging": _paging(count, page, per_page),
+        "history": items,
+    }
+
+
+@api.get(
+    "/players/{id}/tournaments/",
+    response={200: PlayerTournamentsOut, **ERRORS},
+    url_name="player_tournaments",
+    tags=["players"],
+)
+def player_tournaments(request, id: int, page: PageNo = 1, per_page: PerPage = 50, lang: Lang = "ru"):
+    """The player's results in public tournaments, newest first."""
+    player = _player_or_404(id)
+    results = player_results(player=player)
+    count = results.count()
+    offset = (page - 1) * per_page
+    urls = reads.Urls(lang)
+    return {
+        "player": reads.player_ref(player, urls),
+        "paging": _paging(count, page, per_page),
+        "tournaments": [
+            {"tournament": reads.tournament_ref(r.tournament, urls), "place": r.place, "of": r.result_count}
+            for r in results[offset : offset + per_page]
+        ],
+    }
+
+
+# --- tournaments ----------------------------------------------------------------------------------------------------
+
+
+@api.get("/tournaments/", response={200: TournamentsOut, **ERRORS}, url_name="tournaments", tags=["tournaments"])
+def tournaments(
+    request,
+    discipline: Annotated[Literal["ccg", "mahjong", "go", "preferans"] | None, Query(description="discipline")] = None,
+    date_from: Annotated[IsoDate | None, Query(description="ending on or after")] = None,
+    date_to: Annotated[IsoDate | None, Query(description="starting on or before")] = None,
+    status: Annotated[
+        Literal["finished", "running", "upcoming"] | None, Query(description="by the dates, against today")
+    ] = None,
+    search: Search = "",
+    page: PageNo = 1,
+    per_page: PerPage = 50,
+    lang: Lang = "ru",
+):
+    """Public tournaments (approved by the federation), newest first."""
+    found = public_tournaments()
+    if discipline:
+        found = found.filter(discipline=discipline)
+    if date_from:
+        found = found.filter(end_date__gte=date_from)
+    if date_to:
+        found = found.filter(start_date__lte=date_to)
+    today = timezone.localdate()
+    if status == "finished":
+        found = found.filter(end_date__lt=today)
+    elif status == "running":
+        found = found.filter(start_date__lte=today, end_date__gte=today)
+    elif status == "upcoming":
+        found = found.filter(start_date__gt=today)
+    for word in _printable(search, "search").split():
+        found = found.filter(name__icontains=word)
+    participants = Result.objects.filter(tournament=OuterRef("pk")).order_by().values("tournament")
+    found = found.annotate(
+        result_count=Subquery(participants.annotate(n=Count("pk")).values("n"), output_field=IntegerField())
+    ).order_by("-end_date", "name", "pk")
+    count = found.count()
+    offset = (page - 1) * per_page
+    urls = reads.Urls(lang)
+    return {
+        "paging": _paging(count, page, per_page),
+        "tournaments": [reads.tournament_ref(t, urls) for t in found[offset : offset + per_page]],
+    }
+
+
+@api.get("/tournaments/{id}/", response={200: TournamentOut, **ERRORS}, url_name="tournament", tags=["tournaments"])
+def tournament(request, id: int, lang: Lang = "ru"):
+    """A public tournament: its results, whether and why it counts in each list, and for Go its rounds, pairings and
+    standings."""
+    if not 0 < id < 2**63:
+        raise ApiError(404, "id", f"there is no tournament {id}")
+    found = get_object_or_404(public_tournaments(), pk=id)
+    with translation.override(lang):
+        return reads.tournament_detail(found, reads.Urls(lang))
+
+
+# --- calculators ----------------------------------------------------------------------------------------------------
+
+
+def _numbers(raw: str, name: str, low: float, high: float) -> list[float]:
+    values = []
+    for part in raw.replace(";", ",").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        try:
+            value = float(part)
+        except ValueError:
+            raise ApiError(400, name, f'"{part[:40]}" is not a number') from None
+        if not math.isfinite(value) or not low <= value <= high:
+            raise ApiError(400, name, f"a rating is between {low:g} and {high:g}")
+        values.append(value)
+    if not values:
+        raise ApiError(400, name, "give at least one rating")
+    return values
+
+
+NumberList = Annotated[str, StringConstraints(max_length=2000, pattern=r"^[0-9eE+\-.,; ]*$")]
+
+
+@api.get("/calculators/preferans/", url_name="calc_preferans", tags=["calculators"], response={200: dict, **ERRORS})
+def calc_preferans(
+    request,
+    ratings: Annotated[NumberList, Query(description="player ratings, comma-separated (rows)")],
+    tables: Annotated[NumberList, Query(description="table ratings, comma-separated (columns)")],
+    whists: Annotated[int, Query(ge=-1000, le=1000, description="the player's whists in the deal")],
+):
+    """The SmartPref-style grid: the change of a player rated ``ratings[i]`` at a table rated ``tables[j]`` scoring
+    ``whists``, from the same engine that rates the deals."""
+    from ratings.preferans import selectors
+
+    rows = _numbers(ratings, "ratings", selectors.CALC_MIN_RATING, selectors.CALC_MAX_RATING)
+    columns = _numbers(tables, "tables", selectors.CALC_MIN_RATING, selectors.CALC_MAX_RATING)
+    if len(rows) * len(columns) > selectors.CALC_MAX_CELLS:
+        raise ApiError(400, "ratings", f"the grid is too large: at most {selectors.CALC_MAX_CELLS} cells")
+    grid = selectors.calculator_grid(ratings=rows, table_ratings=columns, whists=whists)
+    return {"ratings": rows, "tables": columns, "whists": whists, "cells": grid}
+
+
+@api.get("/calculators/gorbunov/", url_name="calc_gorbunov", tags=["calculators"], response={200: dict, **ERRORS})
+def calc_gorbunov(
+    request,
+    u: Annotated[int, Query(ge=2, le=256, description="participants")],
+    rt: Annotated[float, Query(ge=100, le=100_000, allow_inf_nan=False, description="the field's strength Rt")],
+    k: Annotated[int, Query(ge=1, le=100, description="the tournament's coefficient K")],
+    rating: Annotated[int, Query(ge=100, le=100_000, description="your rating")] = 100,
+    format: Annotated[str, Query(max_length=20, description="card format, e.g. constructed")] = "",
+    list: Annotated[str, Query(max_length=60, description="the list's slug (its parameters)")] = "",
+    lang: Lang = "ru",
+):
+    """ "What if I take place M": your change for every place of a tournament of U players, from the engine."""
+    from ratings.gorbunov.calculator import changes_for_every_place
+
+    rating_list = RatingList.objects.filter(slug=list, engine=Engine.GORBUNOV).first() if list else None
+    with translation.override(lang):
+        try:
+            return changes_for_every_place(
+                rating_list=rating_list,
+                u=u,
+                rt=rt,
+                k=k,
+                rating=rating,
+                card_format=format,
+                day=timezone.localdate(),
+                language=lang,
+            )
+        except FieldError as error:
+            raise ApiError(400, error.field, error.message) from None
+
+
+@api.get("/calculators/mahjong/", url_name="calc_mahjong", tags=["calculators"], response={200: dict, **ERRORS})
+def calc_mahjong(
+    request,
+    players: Annotated[int, Query(ge=2, le=10_000, description="players")],
+    hanchans: Annotated[int | None, Query(ge=1, le=1000, description="hanchans (without stages)")] = None,
+    a: Annotated[float, Query(ge=0, le=100, allow_inf_nan=False, description="part A, percent")] = 100,
+    stages: Annotated[str, Query(max_length=500, pattern=r"^[0-9/,; ]*$", description='"10/28, 10/8"')] = "",
+):
+    """The W coefficient of a tournament (RR/CRR), stage by stage, from the engine."""
+    from ratings.engines.common import EngineError
+    from ratings.mahjong import calculator
+
+    query = {"players": str(players), "hanchans": "" if hanchans is None else str(hanchans), "a": repr(a)}
+    if stages:
+        query["stages"] = stages
+    try:
+        return calculator.calculate(calculator.parse(query))
+    except (EngineError, FieldError) as error:
+        raise ApiError(400, error.field, error.message) from None
+
+
+@api.get("/calculators/go-handicap/", url_name="calc_go", tags=["calculators"], response={200: dict, **ERRORS})
+def calc_go(
+    request,
+    a: Annotated[int, Query(ge=0, le=10_000, description="player A's rating")],
+    b: Annotated[int, Query(ge=0, le=10_000, description="player B's rating")],
+    scale: Annotated[Literal["tournament", "dirs"], Query(description="the rating scale")] = "tournament",
+    half_stone: Annotated[bool, Query(description="half-stone step (FUS)")] = False,
+    lang: Lang = "ru",
+):
+    """Stones, komi and who takes black, on the tournament scale or the DIRS scale."""
+    from tournaments.go.calculator import handicap
+
+    with translation.override(lang):
+        try:
+            return handicap(scale=scale, a=a, b=b, half_stone=half_stone)
+        except FieldError as error:
+            raise ApiError(400, error.field, error.message) from None
