@@ -33,6 +33,8 @@ SITE_PREFIX = "site-"
 PLACEHOLDER_RU = "Игрок"
 PLACEHOLDER_EN = "Player"
 NAME_MAX = 100
+#: Player and tournament ids of a document are stored as federation ids (``external_id``, 100 characters).
+ID_MAX = 100
 
 
 class HistoryError(Exception):
@@ -111,8 +113,10 @@ def parse_people(doc: dict[str, Any], errors: list[FieldError], *, key: str = "p
             errors.append(EngineError(where, "is not an object"))
             continue
         person_id = item.get("id")
-        if not isinstance(person_id, str) or not person_id:
-            errors.append(EngineError(f"{where}.id", f"{person_id!r} is not a non-empty string"))
+        if not isinstance(person_id, str) or not person_id or len(person_id) > ID_MAX:
+            errors.append(
+                EngineError(f"{where}.id", f"{str(person_id)[:20]!r} is not an id of 1 to {ID_MAX} characters")
+            )
             continue
         values = {}
         for name in ("name", "name_latin", "city", "club", "country"):

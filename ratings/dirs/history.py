@@ -29,6 +29,7 @@ from ratings.engines import dirs
 from ratings.engines.common import EngineError, FieldError
 from ratings.engines.parse import parse_date
 from ratings.history import (
+    ID_MAX,
     HistoryError,
     ImportReport,
     parse_people,
@@ -79,6 +80,16 @@ def _check(doc: Any) -> dict[str, Any]:
         except EngineError as error:
             errors.append(error)
             dates.append(None)
+    for key in ("ratings", "accelerations"):
+        values = doc.get(key, {})
+        for person in values if isinstance(values, dict) else {}:
+            if len(person) > ID_MAX:
+                errors.append(EngineError(f"{key}.{person[:20]}…", f"a player id is longer than {ID_MAX} characters"))
+    for index, raw in enumerate(raw_games):
+        for side in ("white", "black"):
+            person = raw.get(side) if isinstance(raw, dict) else None
+            if isinstance(person, str) and len(person) > ID_MAX:
+                errors.append(EngineError(f"games[{index}].{side}", f"longer than {ID_MAX} characters"))
     if errors:
         raise HistoryError(errors)
     ratings = {p: int(v) for p, v in doc.get("ratings", {}).items()}

@@ -32,6 +32,7 @@ from ratings.engines.common import EngineError, FieldError
 from ratings.engines.gorbunov import DEFAULT_SETTINGS, document_errors
 from ratings.gorbunov.params import validate
 from ratings.history import (
+    ID_MAX,
     HistoryError,
     ImportReport,
     document_tournament_id,
@@ -78,9 +79,13 @@ def _check(doc: dict[str, Any], rating_list: RatingList) -> dict[str, Any]:
         name = text_field(raw, "name", where, errors)
         city = text_field(raw, "city", where, errors, limit=100)
         tournament_id = raw.get("id")
-        if isinstance(tournament_id, str) and len(tournament_id) > 100:
-            errors.append(EngineError(f"{where}.id", "longer than 100 characters"))
+        if isinstance(tournament_id, str) and len(tournament_id) > ID_MAX:
+            errors.append(EngineError(f"{where}.id", f"longer than {ID_MAX} characters"))
         results = raw.get("results") if isinstance(raw.get("results"), list) else []
+        for position, line in enumerate(results):
+            person = line.get("player") if isinstance(line, dict) else None
+            if isinstance(person, str) and len(person) > ID_MAX:
+                errors.append(EngineError(f"{where}.results[{position}].player", f"longer than {ID_MAX} characters"))
         tournaments.append(
             {
                 "where": where,
@@ -96,8 +101,8 @@ def _check(doc: dict[str, Any], rating_list: RatingList) -> dict[str, Any]:
             }
         )
     for person_id in (doc.get("ratings") or {}) if isinstance(doc.get("ratings"), dict) else {}:
-        if len(person_id) > 100:
-            errors.append(EngineError(f"ratings.{person_id[:20]}…", "a player id is longer than 100 characters"))
+        if len(person_id) > ID_MAX:
+            errors.append(EngineError(f"ratings.{person_id[:20]}…", f"a player id is longer than {ID_MAX} characters"))
     if errors:
         raise HistoryError(errors)
     _check_known(tournaments, errors)

@@ -199,3 +199,14 @@ def test_the_export_is_the_history_and_the_round_trip_is_exact(import_doc, expor
     import_doc(exported)
     assert export_history("gorbunov") == exported
     assert show_list("gorbunov") == rate_output(exported)
+
+
+def test_ids_longer_than_a_federation_id_are_named_and_nothing_is_saved(import_fails):
+    doc = generated_history()
+    doc["tournaments"][0]["results"][0]["player"] = "x" * 101
+    doc["tournaments"][1]["id"] = "t" * 101
+    assert import_fails(doc) == [
+        "tournaments[0].results[0].player: longer than 100 characters",
+        "tournaments[1].id: longer than 100 characters",
+    ]
+    assert not Player.objects.exists()
