@@ -33,6 +33,7 @@ from ratings.engines.gorbunov import DEFAULT_SETTINGS, document_errors
 from ratings.gorbunov.params import validate
 from ratings.history import (
     ID_MAX,
+    SITE_PREFIX,
     HistoryError,
     ImportReport,
     document_tournament_id,
@@ -118,25 +119,37 @@ def _check(doc: dict[str, Any], rating_list: RatingList) -> dict[str, Any]:
     }
 
 
+def _known(ids: list[str]) -> dict[str, dict[str, Any]]:
+    """The site's card-game tournaments among a document's ids: by federation id, or ``site-<pk>`` for one born on
+    the site (as an export names it)."""
+    columns = ("pk", "external_id", "end_date", "k", "card_format", "sqrt_rule", "sealed_cap")
+    known: dict[str, dict[str, Any]] = {}
+    cards = Tournament.objects.filter(discipline=Discipline.CARD_GAMES)
+    for start in range(0, len(ids), 2000):
+        for row in cards.filter(external_id__in=ids[start : start + 2000]).values(*columns):
+            known[row["external_id"]] = row
+    site = {int(i[len(SITE_PREFIX) :]): i for i in ids if i.startswith(SITE_PREFIX) and i[len(SITE_PREFIX) :].isdigit()}
+    if site:
+        for row in cards.filter(pk__in=list(site), external_id="").values(*columns):
+            known[site[row["pk"]]] = row
+    return known
+
+
 def _check_known(tournaments: list[dict[str, Any]], errors: list[FieldError]) -> None:
     """A tournament imported before must be the same tournament (same date, K, format, results)."""
-    ids = [t["id"] for t in tournaments]
-    known = {}
-    for start in range(0, len(ids), 2000):
-        for row in Tournament.objects.filter(
-            discipline=Discipline.CARD_GAMES, external_id__in=ids[start : start + 2000]
-        ).values("pk", "external_id", "end_date", "k", "card_format", "sqrt_rule", "sealed_cap"):
-            known[row["external_id"]] = row
+    known = _known([t["id"] for t in tournaments])
     if not known:
         return
-    stored: dict[int, list[tuple[str, int]]] = {row["pk"]: [] for row in known.values()}
+    stored: dict[int, list[tuple[int, int]]] = {row["pk"]: [] for row in known.values()}
     rows = (
         Result.objects.filter(tournament_id__in=list(stored))
         .order_by("tournament_id", "pk")
-        .values_list("tournament_id", "player__external_id", "place")
+        .values_list("tournament_id", "player_id", "place")
     )
-    for tournament_id, external_id, place in rows.iterator(chunk_size=20_000):
-        stored[tournament_id].append((external_id, place))
+    for tournament_id, player_id, place in rows.iterator(chunk_size=20_000):
+        stored[tournament_id].append((player_id, place))
+    names = player_ids_map(p for items in stored.values() for p, _place in items if p is not None)
+    stored_ids = {pk: [(names.get(p), place) for p, place in items] for pk, items in stored.items()}
     for t in tournaments:
         row = known.get(t["id"])
         if row is None:
@@ -147,7 +160,7 @@ def _check_known(tournaments: list[dict[str, Any]], errors: list[FieldError]) ->
             and row["card_format"] == t["format"]
             and row["sqrt_rule"] == t["sqrt_rule"]
             and row["sealed_cap"] == t["sealed_cap"]
-            and stored[row["pk"]] == [(p, place) for p, place in t["results"]]
+            and stored_ids[row["pk"]] == [(p, place) for p, place in t["results"]]
         )
         if not same:
             errors.append(
@@ -196,14 +209,7 @@ def gorbunov_history_import(
         list_date = plan["ratings_date"] or first - dt.timedelta(days=1)
         new_starting = _starting_ratings(rating_list, plan["ratings"], players, list_date, user_id)
         report.add("starting ratings", new_starting, len(plan["ratings"]) - new_starting)
-    known = set()
-    for start in range(0, len(tournaments), 5000):
-        chunk = [t["id"] for t in tournaments[start : start + 5000]]
-        known.update(
-            Tournament.objects.filter(discipline=Discipline.CARD_GAMES, external_id__in=chunk).values_list(
-                "external_id", flat=True
-            )
-        )
+    known = _known([t["id"] for t in tournaments])
     fresh = [t for t in tournaments if t["id"] not in known]
     report.add("tournaments", 0, len(tournaments) - len(fresh))
     now = timezone.now()

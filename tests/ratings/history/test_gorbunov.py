@@ -210,3 +210,19 @@ def test_ids_longer_than_a_federation_id_are_named_and_nothing_is_saved(import_f
         "tournaments[1].id: longer than 100 characters",
     ]
     assert not Player.objects.exists()
+
+
+def test_an_export_of_tournaments_born_on_the_site_imports_back_unchanged(import_doc, export_history):
+    from tests.factories import PlayerFactory, ResultFactory, TournamentFactory
+
+    tournament = TournamentFactory(start_date=dt.date(2019, 3, 7), k=2)
+    players = [PlayerFactory() for _ in range(4)]
+    for place, player in enumerate(players, start=1):
+        ResultFactory(tournament=tournament, player=player, place=place)
+    exported = export_history("gorbunov")
+    assert exported["tournaments"][0]["id"] == f"site-{tournament.pk}"
+    assert exported["tournaments"][0]["results"][0]["player"] == f"site-{players[0].pk}"
+    counts = (Player.objects.count(), Tournament.objects.count(), Result.objects.count())
+    again = import_doc(exported)
+    assert again["created"] == {"players": 0, "starting ratings": 0, "tournaments": 0}
+    assert counts == (Player.objects.count(), Tournament.objects.count(), Result.objects.count())
