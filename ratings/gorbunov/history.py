@@ -255,7 +255,10 @@ def gorbunov_history_import(
         report.add("tournaments", len(batch))
         report.add("results", sum(len(t["results"]) for t in batch))
     if fresh:
-        player_tournament_counts_refresh(player_ids={players[p] for t in fresh for p, _place in t["results"]})
+        touched = {players[p] for t in fresh for p, _place in t["results"]}
+        # Thousands of players: one grouped count for everyone, not a subquery per player (on freshly loaded
+        # tables the planner has no statistics and scans the results once per player).
+        player_tournament_counts_refresh(player_ids=touched if len(touched) <= 1000 else None)
     if progress:
         progress(len(fresh), len(fresh), "publishing")
     if publish and report.changed:
