@@ -32,7 +32,12 @@ from federation.models import Player
 from federation.selectors import player_choices, player_labels
 from tournaments.importing import results_parse
 from tournaments.models import Discipline, Result, Tournament
-from tournaments.services import tournament_results_locked, tournament_results_replace, tournament_results_save
+from tournaments.services import (
+    judge_problems,
+    tournament_results_locked,
+    tournament_results_replace,
+    tournament_results_save,
+)
 
 PAGE_SIZE = 50
 #: Empty rows at the end of the last page.
@@ -346,6 +351,8 @@ def results_editor_view(model_admin):
                         _("Saved: %(added)s added, %(changed)s changed, %(deleted)s deleted.")
                         % {"added": done.added, "changed": done.changed, "deleted": done.deleted},
                     )
+                    for problem in judge_problems(tournament=tournament):
+                        messages.warning(request, problem)
                     target = page.number
                     if "_next" in request.POST and page.has_next():
                         target = page.next_page_number()

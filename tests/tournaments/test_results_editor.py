@@ -391,3 +391,21 @@ def test_judges_are_picked_with_city_club_and_id_in_constant_queries(client, dja
     tournament.judges.add(*players[1:5])
     with django_assert_num_queries(one):
         client.get(_change(tournament))
+
+
+def test_a_judge_entered_as_a_player_at_k_4_is_warned_at_once(client):
+    tournament = _tournament_with(4, k=4)
+    judge = PlayerFactory(last_name="Судейкин")
+    tournament.judges.add(judge)
+    client.force_login(federation_staff())
+    data = {
+        "form-TOTAL_FORMS": "1",
+        "form-INITIAL_FORMS": "0",
+        "form-0-place": "5",
+        "form-0-player": judge.pk,
+        "form-0-participant_name": "",
+    }
+    response = client.post("/en" + _editor(tournament) + "?page=1", data, follow=True)
+    assert "Судейкин Иван is a judge and is in the results (place 5): at K 4 judges may not play." in (
+        response.content.decode()
+    )
