@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1:8000
 PYTEST_WORKERS ?= 2
 
-.PHONY: help run test lint format bench worker beat migrate demo messages check-deploy clean
+.PHONY: help run test lint format bench audit worker beat migrate demo messages check-deploy clean
 
 ## This list: every target with what it does.
 help:
@@ -59,6 +59,10 @@ bench: $(VENV)/.dev-installed
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; } || \
 		echo "wrk is not installed: the preferans API benchmark falls back to a Python client"
 	$(PY) -m bench $(BENCH)
+
+## Lighthouse 12.2.3 (npm, Debian's chromium) on the home page, a list, a player and a tournament: 100 or it fails.
+audit: $(VENV)/.dev-installed
+	$(PY) tools/audit.py
 
 ## A Celery worker (needs CELERY_BROKER_URL; without it tasks run eagerly in the web process).
 worker: $(VENV)/.run-installed

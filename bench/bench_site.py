@@ -72,7 +72,7 @@ def _load() -> float:
     """Players with bulk_create, results with COPY; returns the seconds it took."""
     from django.db import connection, transaction
 
-    from federation.demo import CITIES, FEMALE_NAMES, MALE_NAMES, SURNAMES, feminine_surname, transliterate
+    from federation.demo.names import CITIES, FEMALE_NAMES, MALE_NAMES, SURNAMES, feminine_surname, transliterate
     from federation.models import Club, Player
     from federation.services import player_tournament_counts_refresh
     from tournaments.models import Discipline, Result, Tournament, TournamentStatus

@@ -11,8 +11,9 @@ from django.utils.module_loading import module_has_submodule
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from federation.admin_security import AuditedHistoryAdmin
-from federation.models import BotLevel, Club, Player
+from federation.admin_security import AuditedHistoryAdmin, FederationModelAdmin
+from federation.logo import LOGO_MAX_BYTES, logo_from_upload
+from federation.models import BotLevel, Club, Player, SiteIdentity
 from federation.selectors import player_label, player_likely_duplicates, player_search
 from federation.services import player_merge
 
@@ -159,6 +160,71 @@ class PlayerAdmin(AuditedHistoryAdmin):
         return TemplateResponse(request, "admin/federation/player/merge.html", context)
 
 
+class SiteIdentityForm(forms.ModelForm):
+    logo_file = forms.FileField(
+        label=_("logo"),
+        required=False,
+        help_text=_("PNG, JPEG, WebP or SVG, at most 200 KB; shown in the header of every page."),
+    )
+    remove_logo = forms.BooleanField(label=_("remove the logo"), required=False)
+
+    class Meta:
+        model = SiteIdentity
+        fields = [
+            "name",
+            "name_en",
+            "short_name",
+            "description",
+            "description_en",
+            "primary_colour",
+            "accent_colour",
+            "about",
+            "about_en",
+            "contact",
+            "contact_en",
+            "email",
+        ]
+
+    def clean_logo_file(self):
+        upload = self.cleaned_data.get("logo_file")
+        if upload is None:
+            return None
+        try:
+            return logo_from_upload(upload.name, upload.read(LOGO_MAX_BYTES + 1))
+        except ValueError as error:
+            raise ValidationError(str(error)) from None
+
+    def save(self, commit=True):
+        identity = super().save(commit=False)
+        if self.cleaned_data.get("remove_logo"):
+            identity.logo, identity.logo_type = b"", ""
+        elif self.cleaned_data.get("logo_file"):
+            identity.logo_type, identity.logo = self.cleaned_data["logo_file"]
+        if commit:
+            identity.save()
+        return identity
+
+
+@admin.register(SiteIdentity)
+class SiteIdentityAdmin(FederationModelAdmin):
+    """One row (the federation's identity); staff with the permission edit it, nobody deletes it."""
+
+    form = SiteIdentityForm
+    fieldsets = [
+        (None, {"fields": ["name", "name_en", "short_name", "description", "description_en"]}),
+        (_("Look"), {"fields": ["primary_colour", "accent_colour", "logo_file", "remove_logo"]}),
+        (_("Pages"), {"fields": ["about", "about_en", "contact", "contact_en", "email"]}),
+    ]
+
+    def has_add_permission(self, request):
+        return super().has_add_permission(request) and not SiteIdentity.objects.exists()
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+# The admin's header and title show the federation's own name (templates/admin/base_site.html, SiteIdentity);
+# these are Django's fallbacks, e.g. for pages rendered without the site's context processors.
 admin.site.site_header = _("Federation ratings: administration")
 admin.site.site_title = _("Federation ratings")
 admin.site.index_title = _("Administration")

@@ -1,5 +1,5 @@
 from django.apps import AppConfig
-from django.db.models.signals import post_migrate
+from django.db.models.signals import post_delete, post_migrate, post_save
 from django.utils.translation import gettext_lazy as _
 
 
@@ -11,3 +11,9 @@ class FederationConfig(AppConfig):
         from federation.roles import ensure_roles
 
         post_migrate.connect(ensure_roles, dispatch_uid="federation.ensure_roles")
+
+        from federation.identity import forget_identity
+        from federation.models import SiteIdentity
+
+        post_save.connect(forget_identity, sender=SiteIdentity, dispatch_uid="federation.forget_identity")
+        post_delete.connect(forget_identity, sender=SiteIdentity, dispatch_uid="federation.forget_identity_deleted")

@@ -16,3 +16,18 @@ def language_links(request):
             {"code": code, "label": "Русский" if code == "ru" else "English", "url": url, "current": code == current}
         )
     return {"language_links": links}
+
+
+def site_identity(request):
+    """``site``: the federation's name, description, logo and colours for the header, the footer and the meta tags;
+    ``nav``: the name of the current menu section (``url_name``'s namespace) for the highlight."""
+    from federation.identity import identity_context
+
+    match = getattr(request, "resolver_match", None)
+    section = ""
+    if match is not None:
+        namespaces = match.namespaces
+        section = namespaces[-1] if namespaces else ""
+        if match.view_name in ("federation:player_list", "federation:player_detail"):
+            section = "players"
+    return {"site": identity_context(), "nav_section": section}

@@ -2,6 +2,7 @@ import django_filters
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from federation.formatting import country as country_name
 from federation.models import Club, Player
 from federation.selectors import player_places, player_search
 
@@ -32,7 +33,9 @@ class PlayerFilter(django_filters.FilterSet):
 
 def _set_place_choices(filterset: django_filters.FilterSet, cities, countries) -> None:
     filterset.filters["city"].extra["choices"] = [(c, c) for c in cities]
-    filterset.filters["country"].extra["choices"] = [(c, c) for c in countries]
+    # Countries by name in the reader's language, sorted by that name (federation.formatting.country).
+    named = sorted(((code, country_name(code)) for code in countries), key=lambda pair: pair[1])
+    filterset.filters["country"].extra["choices"] = named
 
 
 class PlayerRowFilter(django_filters.FilterSet):

@@ -146,3 +146,52 @@ class Player(models.Model):
         if language.startswith("en") and self.last_name_latin:
             return self.full_name_latin
         return self.full_name
+
+
+colour_validator = RegexValidator(r"^#[0-9a-fA-F]{6}$", _("A colour as #RRGGBB, e.g. #1f4e79."))
+
+#: The logo formats a browser shows; a logo is stored in the database (no media server needed, same on every web
+#: process) and served by federation.views.identity_logo.
+LOGO_TYPES = {"png": "image/png", "jpeg": "image/jpeg", "webp": "image/webp", "svg": "image/svg+xml"}
+
+
+class SiteIdentity(models.Model):
+    """The federation's own name, logo, colours, about and contact texts: one row, edited by staff in the admin,
+    shown on every page and in the admin's header. Without a row the site uses ``DEFAULT_IDENTITY``."""
+
+    name = models.CharField(_("name (Russian)"), max_length=200)
+    name_en = models.CharField(_("name (English)"), max_length=200, blank=True)
+    short_name = models.CharField(
+        _("short name"), max_length=40, blank=True, help_text=_("For the header on a phone, e.g. an abbreviation.")
+    )
+    description = models.CharField(
+        _("description (Russian)"), max_length=300, blank=True, help_text=_("One sentence for search engines.")
+    )
+    description_en = models.CharField(_("description (English)"), max_length=300, blank=True)
+    primary_colour = models.CharField(_("main colour"), max_length=7, default="#1f4e79", validators=[colour_validator])
+    accent_colour = models.CharField(_("accent colour"), max_length=7, default="#c8102e", validators=[colour_validator])
+    logo = models.BinaryField(_("logo"), blank=True, default=b"", editable=False)
+    logo_type = models.CharField(_("logo format"), max_length=10, blank=True, editable=False)
+    about = models.TextField(_("about (Russian)"), blank=True)
+    about_en = models.TextField(_("about (English)"), blank=True)
+    contact = models.TextField(_("contact (Russian)"), blank=True)
+    contact_en = models.TextField(_("contact (English)"), blank=True)
+    email = models.EmailField(_("e-mail"), blank=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("federation identity")
+        verbose_name_plural = _("federation identity")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args, **kwargs):
+        self.pk = 1  # one row
+        super().save(*args, **kwargs)
+
+    def localised(self, field: str, language: str) -> str:
+        value = getattr(self, field)
+        if language.startswith("en"):
+            return getattr(self, f"{field}_en", "") or value
+        return value

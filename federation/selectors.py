@@ -133,3 +133,54 @@ def player_results(*, player: Player) -> QuerySet[Result]:
 
 def public_tournaments() -> QuerySet[Tournament]:
     return Tournament.objects.filter(status=TournamentStatus.APPROVED)
+
+
+# --- page versions (federation.caching): one query that changes whenever what a page shows changes ---------------
+
+Fragment = tuple[str, list]
+
+
+def version_of(fragments: list[Fragment]) -> str:
+    """Run the scalar subqueries of ``fragments`` as one ``SELECT`` and join their values into a version string."""
+    from django.db import connection
+
+    sql = "SELECT " + ", ".join(f"({part})" for part, _params in fragments)
+    params = [value for _part, values in fragments for value in values]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    return "|".join(str(value) for value in row)
+
+
+def registry_fragments() -> list[Fragment]:
+    """What every public page shows besides its own data: players' and clubs' names (their history rows change on
+    every edit; new ids on bulk creation) and the federation's identity."""
+    from federation.identity import identity_version
+    from federation.models import Club
+
+    return [
+        (f"SELECT COALESCE(MAX(history_id), 0) FROM {Player.history.model._meta.db_table}", []),
+        (f"SELECT COALESCE(MAX(id), 0) FROM {Player._meta.db_table}", []),
+        (f"SELECT COALESCE(MAX(history_id), 0) FROM {Club.history.model._meta.db_table}", []),
+        ("SELECT %s", [identity_version()]),  # the same cached copy the page renders with
+    ]
+
+
+def player_page_version(player_id: int) -> str:
+    """The player's page: the registry, the player's results, and each discipline's part
+    (``settings.PLAYER_PAGE_VERSIONS``, dotted paths of ``(player_id) -> list[Fragment]``)."""
+    from django.conf import settings
+    from django.utils.module_loading import import_string
+
+    fragments = [
+        *registry_fragments(),
+        (f"SELECT COALESCE(MAX(id), 0) FROM {Result._meta.db_table} WHERE player_id = %s", [player_id]),
+        (
+            f"SELECT COALESCE(MAX(history_id), 0) FROM {Result.history.model._meta.db_table} WHERE player_id = %s",
+            [player_id],
+        ),
+        (f"SELECT COALESCE(MAX(history_id), 0) FROM {Tournament.history.model._meta.db_table}", []),
+    ]
+    for path in getattr(settings, "PLAYER_PAGE_VERSIONS", []):
+        fragments += import_string(path)(player_id)
+    return version_of(fragments)

@@ -1,47 +1,103 @@
 import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 
+from federation import formatting
 from federation.i18n import current_language
 from federation.models import Player
 from tournaments.models import Result
 
+# Phone-first tables (issue 16): place, player and rating come first and always show; a number never wraps; the
+# columns marked FOLD are hidden below 768 px (the page still carries them in the download and on a wider screen).
+NUMBER = {"th": {"class": "text-end"}, "td": {"class": "text-end text-nowrap"}}
+FOLD = {"th": {"class": "d-none d-md-table-cell"}, "td": {"class": "d-none d-md-table-cell"}}
+NUMBER_FOLD = {"th": {"class": "text-end d-none d-md-table-cell"}, "td": {"class": "text-end d-none d-md-table-cell"}}
+NAME = {"td": {"class": "name"}}
+#: The rating itself: marked so the browser test can check it is on screen at 390 px.
+RATING = {"th": {"class": "text-end col-rating"}, "td": {"class": "text-end text-nowrap col-rating"}}
+
+
+def order_by_name(queryset, is_descending: bool, prefix: str = ""):
+    """Players by name in the reader's alphabet: the English pages sort by the Latin name (a player without one by
+    the Cyrillic, which sorts after every Latin name), the Russian pages by the Cyrillic name."""
+    from django.db.models import Value
+    from django.db.models.functions import Coalesce, Lower, NullIf
+
+    if current_language().startswith("en"):
+        fields = [
+            Coalesce(NullIf(f"{prefix}last_name_latin", Value("")), f"{prefix}last_name"),
+            Coalesce(NullIf(f"{prefix}first_name_latin", Value("")), f"{prefix}first_name"),
+        ]
+    else:
+        fields = [f"{prefix}search_name"]  # Cyrillic first, lower case, ё as е (Ё sorts with Е)
+    keys = [Lower(field).desc() if is_descending else Lower(field).asc() for field in fields]
+    return queryset.order_by(*keys, f"{prefix}id"), True
+
+
+class PlayerIdColumn(tables.Column):
+    """The player's id, in the downloads only: it tells namesakes apart (hidden on the page)."""
+
+    def __init__(self, accessor="player_id", **kwargs):
+        super().__init__(verbose_name=_("Player id"), accessor=accessor, visible=False, orderable=False, **kwargs)
+
 
 class PlayerTable(tables.Table):
-    name = tables.Column(verbose_name=_("Player"), accessor="last_name", order_by=("search_name", "id"), linkify=True)
+    player_id = PlayerIdColumn(accessor="pk")
+    name = tables.Column(
+        verbose_name=_("Player"), accessor="last_name", order_by=("search_name", "id"), linkify=True, attrs=NAME
+    )
     city = tables.Column(verbose_name=_("City"))
-    club = tables.Column(verbose_name=_("Club"), accessor="club__name", order_by=("club__name",))
-    country = tables.Column(verbose_name=_("Country"))
-    tournament_count = tables.Column(verbose_name=_("Tournaments"), attrs={"td": {"class": "text-end"}})
+    club = tables.Column(verbose_name=_("Club"), accessor="club__name", order_by=("club__name",), attrs=FOLD)
+    country = tables.Column(verbose_name=_("Country"), attrs=FOLD)
+    tournament_count = tables.Column(verbose_name=_("Tournaments"), attrs=NUMBER)
 
     class Meta:
         model = Player
-        fields = ["name", "city", "club", "country", "tournament_count"]
+        fields = ["player_id", "name", "city", "club", "country", "tournament_count"]
         order_by = ("name",)
         attrs = {"class": "table table-sm table-striped table-hover align-middle", "id": "players"}
 
     def render_name(self, record):
         return record.display_name(current_language())
 
+    def order_name(self, queryset, is_descending):
+        return order_by_name(queryset, is_descending)
+
     def value_name(self, record):
         return record.display_name(current_language())
+
+    def render_country(self, value):
+        return formatting.country(value)
+
+    def value_country(self, value):
+        return formatting.country(value)
 
 
 class PlayerResultTable(tables.Table):
     # Plain columns on purpose: a DateColumn compiles a template for every cell, and callables in linkify or
     # render_* are inspected for every cell; on a page of 50 rows that is most of the rendering time.
-    date = tables.Column(verbose_name=_("Date"), accessor="tournament__end_date")
+    date = tables.Column(
+        verbose_name=_("Date"), accessor="tournament__end_date", attrs={"td": {"class": "text-nowrap"}}
+    )
     tournament = tables.Column(
         verbose_name=_("Tournament"),
         accessor="tournament__name",
         linkify=("tournaments:tournament_detail", {"pk": tables.A("tournament_id")}),
+        attrs=NAME,
     )
-    discipline = tables.Column(verbose_name=_("Discipline"), accessor="tournament__get_discipline_display")
-    city = tables.Column(verbose_name=_("City"), accessor="tournament__city")
-    place = tables.Column(verbose_name=_("Place"), attrs={"td": {"class": "text-end"}})
-    result_count = tables.Column(verbose_name=_("of"), attrs={"td": {"class": "text-end text-muted"}}, orderable=False)
+    discipline = tables.Column(verbose_name=_("Discipline"), accessor="tournament__get_discipline_display", attrs=FOLD)
+    city = tables.Column(verbose_name=_("City"), accessor="tournament__city", attrs=FOLD)
+    place = tables.Column(verbose_name=_("Place"), attrs=NUMBER)
+    result_count = tables.Column(
+        verbose_name=_("of"),
+        attrs={"th": {"class": "text-end"}, "td": {"class": "text-end text-muted"}},
+        orderable=False,
+    )
 
     class Meta:
         model = Result
         fields = ["date", "tournament", "place", "result_count", "discipline", "city"]
         sequence = fields
         order_by = ("-date",)
+
+    def render_date(self, value):
+        return formatting.day(value)

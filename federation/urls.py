@@ -1,10 +1,13 @@
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
+from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path
 
+from federation import views
 from federation.api.common import api_urlpatterns
 from federation.api.http import finish
 from federation.api.v1 import api as api_v1
+from federation.sitemaps import SITEMAPS
 
 # Russian lives at the root and English under /en/ (prefix_default_language=False): every page has one address
 # per language that can be shared, and a visitor with no cookie sees Russian whatever the browser asks for.
@@ -13,6 +16,9 @@ urlpatterns = [
     path("api/preferans/", include("ratings.preferans.api_urls")),
     # The public read-only API, versioned in its address (README, "Public API").
     path("api/v1/", include((api_urlpatterns(api_v1, after=finish), "api_v1"))),
+    # For search engines, one address for both languages.
+    path("robots.txt", views.robots_txt, name="robots"),
+    path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
 ]
 urlpatterns += i18n_patterns(
     path("admin/", admin.site.urls),

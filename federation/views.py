@@ -1,16 +1,23 @@
 from django.db.models import Count, Q
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
+from federation import formatting
+from federation.caching import cached_page
 from federation.exports import csv_response
 from federation.filters import PlayerFilter
-from federation.models import Player
+from federation.i18n import current_language
+from federation.identity import current_identity
+from federation.models import LOGO_TYPES, Player
 from federation.sections import render_sections
-from federation.selectors import player_list, player_results, public_tournaments
+from federation.selectors import player_list, player_page_version, player_results, public_tournaments
 from federation.tables import PlayerResultTable, PlayerTable
+from ratings.selectors import week_changes
 from tournaments.models import Discipline
 
 PER_PAGE = 50
@@ -34,7 +41,17 @@ def home(request):
     ]
     latest = public_tournaments().order_by("-end_date", "name")[:10]
     stats = Player.objects.aggregate(players=Count("pk", filter=Q(is_bot=False)))
-    return render(request, "federation/home.html", {"disciplines": disciplines, "latest": latest, "stats": stats})
+    language = current_language()
+    changes = week_changes(today=timezone.localdate())
+    for item in changes:
+        item["name"] = item["list"].display_name(language)
+        places = 0 if item["list"].engine == "gorbunov" else 2  # Gorbunov ratings are whole numbers
+        item["gainers"] = [
+            {"name": e.player.display_name(language), "pk": e.player_id, "delta": formatting.delta(e.delta, places)}
+            for e in item["gainers"]
+        ]
+    context = {"disciplines": disciplines, "latest": latest, "stats": stats, "changes": changes}
+    return render(request, "federation/home.html", context)
 
 
 @require_GET
@@ -48,13 +65,90 @@ def player_list_view(request):
 
 
 @require_GET
+@cached_page(lambda request, pk: player_page_version(pk))
 def player_detail(request, pk: int):
     player = get_object_or_404(Player.objects.select_related("club"), pk=pk, is_bot=False)
     table = PlayerResultTable(player_results(player=player))
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     sections = render_sections("PLAYER_PAGE_SECTIONS", request, player)
-    return render(request, "federation/player_detail.html", {"player": player, "table": table, "sections": sections})
+    breadcrumbs = [
+        {"label": _("Players"), "url": reverse("federation:player_list")},
+        {"label": player.display_name(current_language())},
+    ]
+    context = {"player": player, "table": table, "sections": sections, "breadcrumbs": breadcrumbs}
+    return render(request, "federation/player_detail.html", context)
 
 
 def page_not_found(request, exception=None):
     return render(request, "404.html", {"message": _("This page does not exist.")}, status=404)
+
+
+@require_GET
+def about(request):
+    identity = current_identity()
+    language = current_language()
+    return render(
+        request,
+        "federation/text_page.html",
+        {"title": _("About the federation"), "text": identity.localised("about", language), "page": "about"},
+    )
+
+
+@require_GET
+def contact(request):
+    identity = current_identity()
+    language = current_language()
+    return render(
+        request,
+        "federation/text_page.html",
+        {
+            "title": _("Contact"),
+            "text": identity.localised("contact", language),
+            "email": identity.email,
+            "page": "contact",
+        },
+    )
+
+
+@require_GET
+def identity_css(request):
+    """The federation's colours as CSS variables (a stylesheet, not inline styles: the CSP forbids those)."""
+    identity = current_identity()
+    css = (
+        f":root {{ --fed-primary: {identity.primary_colour}; --fed-accent: {identity.accent_colour}; "
+        f"--bs-link-color: {identity.primary_colour}; --bs-link-color-rgb: {_rgb(identity.primary_colour)}; }}\n"
+    )
+    response = HttpResponse(css, content_type="text/css; charset=utf-8")
+    response["Cache-Control"] = "public, max-age=31536000, immutable" if request.GET.get("v") else "no-cache"
+    return response
+
+
+def _rgb(colour: str) -> str:
+    return ", ".join(str(int(colour[i : i + 2], 16)) for i in (1, 3, 5))
+
+
+@require_GET
+def identity_logo(request):
+    identity = current_identity()
+    if not identity.logo:
+        raise Http404(_("No logo has been set."))
+    response = HttpResponse(bytes(identity.logo), content_type=LOGO_TYPES.get(identity.logo_type, "image/png"))
+    response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
+    response["X-Content-Type-Options"] = "nosniff"
+    response["Cache-Control"] = "public, max-age=31536000, immutable" if request.GET.get("v") else "no-cache"
+    return response
+
+
+@require_GET
+def robots_txt(request):
+    sitemap = request.build_absolute_uri(reverse("sitemap"))
+    lines = [
+        "User-agent: *",
+        "Disallow: /admin/",
+        "Disallow: /en/admin/",
+        "Disallow: /*?*_export=",
+        "Allow: /",
+        f"Sitemap: {sitemap}",
+        "",
+    ]
+    return HttpResponse("\n".join(lines), content_type="text/plain; charset=utf-8")

@@ -5,7 +5,9 @@ given). Whatever is typed, the page answers with a list and says why when it is 
 
 - a date or week that is not one: the newest list, with what was wrong;
 - a date with no list of its own: the list in force on that date (the newest one before it), saying so;
-- a date before the first list: no list, saying there was none yet and when the first one came.
+- a date before the first list: the first list (the nearest one), saying there was none yet on that date.
+
+Dates in the messages are written the reader's way (``federation.formatting.day``).
 
 A list "of" a date is the snapshot dated that day, or for lists published by the week, the one of that date's
 week (``period_start``). Never a 404 or a 500: those are for a list that does not exist.
@@ -21,6 +23,7 @@ from dataclasses import dataclass
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
+from federation.formatting import day as show_day
 from ratings.models import RatingSnapshot
 
 _WEEK = re.compile(r"(\d{4})-W(\d{1,2})")
@@ -78,7 +81,7 @@ def list_for_date(
     """The snapshot of ``snapshots`` (one list's) to show for ``asked``, with the message the rule above gives.
 
     ``period_start(day)`` is the date of the snapshot that would be the list of ``day`` (the Monday of its week
-    for weekly lists). Two queries at most: the snapshot, and the first one when there is none yet.
+    for weekly lists). Two queries at most: the snapshot, and the first one when the date is before it.
     """
     ordered = snapshots.order_by("-as_of")
     if asked.day is None:
@@ -87,23 +90,23 @@ def list_for_date(
             return ShownList(snapshot)
         if snapshot is None:
             return ShownList(None, asked.error + " " + _("No list has been computed yet."))
-        shown = _("The newest list, of %(date)s, is shown.") % {"date": snapshot.as_of.isoformat()}
+        shown = _("The newest list, of %(date)s, is shown.") % {"date": show_day(snapshot.as_of)}
         return ShownList(snapshot, f"{asked.error} {shown}")
     snapshot = ordered.filter(as_of__lte=asked.day).first()
-    day = asked.day.isoformat()
+    day = show_day(asked.day)
     if snapshot is None:
-        first = snapshots.order_by("as_of").values_list("as_of", flat=True).first()
+        first = snapshots.order_by("as_of").first()
         if first is None:
             return ShownList(None, _("No list has been computed yet."))
         return ShownList(
-            None,
-            _("There was no list yet on %(day)s: the first one is of %(first)s.")
-            % {"day": day, "first": first.isoformat()},
+            first,
+            _("There was no list yet on %(day)s: the first one, of %(first)s, is shown.")
+            % {"day": day, "first": show_day(first.as_of)},
         )
     if snapshot.as_of == period_start(asked.day):
         return ShownList(snapshot)
     return ShownList(
         snapshot,
         _("No list is dated %(day)s: the list in force on that date, of %(date)s, is shown.")
-        % {"day": day, "date": snapshot.as_of.isoformat()},
+        % {"day": day, "date": show_day(snapshot.as_of)},
     )

@@ -33,7 +33,7 @@ from django_celery_beat.models import (
     SolarSchedule,
 )
 
-from federation.models import BotLevel, Club
+from federation.models import BotLevel, Club, SiteIdentity
 from ratings.dirs.models import DirsRating
 from ratings.dirs.services import dirs_game_record
 from ratings.models import JobRun, RatingChange, RatingEntry, RatingList, RatingSnapshot, StartingRating
@@ -159,6 +159,7 @@ def world_build() -> World:
         "federation.club": club,
         "federation.botlevel": bot,
         "federation.player": players[0],
+        "federation.siteidentity": SiteIdentity.objects.create(name="Федерация"),
         "ratings.ratinglist": rating_list,
         "ratings.ratingsnapshot": snapshot,
         "ratings.ratingentry": entry,

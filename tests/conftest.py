@@ -126,3 +126,13 @@ def celery_worker(transactional_db, postgres):
         except subprocess.TimeoutExpired:
             worker.kill()
         app.conf.update(task_always_eager=old[0], broker_url=old[1], result_backend=old[2])
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Every test starts with an empty cache: the cached federation identity and the cached public pages
+    (``federation.caching``) of one test must not be served to the next, whose database was rolled back."""
+    from django.core.cache import caches
+
+    for alias in caches:
+        caches[alias].clear()

@@ -87,6 +87,12 @@ ROWS = {
     "federation_botlevel_delete": ("...R", "...W"),
     "federation_botlevel_change": ("...R", "...R"),
     "federation/botlevel/<path:object_id>/": (".RRR", ".RRR"),
+    "federation_siteidentity_changelist": ("...R", "...R"),
+    "federation_siteidentity_add": ("....", "...."),  # one row: the world has it, so nobody adds another
+    "federation_siteidentity_history": ("...R", "...R"),
+    "federation_siteidentity_delete": ("....", "...."),
+    "federation_siteidentity_change": ("...R", "...R"),
+    "federation/siteidentity/<path:object_id>/": (".RRR", ".RRR"),
     "federation_player_simple_history": ("...R", "...."),
     "federation_player_changelist": (".RRR", ".RRR"),
     "federation_player_add": (".RRR", ".RRR"),

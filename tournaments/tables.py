@@ -1,16 +1,20 @@
 import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 
+from federation import formatting
 from federation.i18n import current_language
+from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, PlayerIdColumn
 from tournaments.models import Result, Tournament
 
 
 class TournamentTable(tables.Table):
-    end_date = tables.Column(verbose_name=_("Date"))
-    name = tables.Column(verbose_name=_("Tournament"), linkify=True)
-    discipline = tables.Column(verbose_name=_("Discipline"), accessor="get_discipline_display", order_by="discipline")
-    city = tables.Column(verbose_name=_("City"))
-    result_count = tables.Column(verbose_name=_("Participants"), attrs={"td": {"class": "text-end"}})
+    end_date = tables.Column(verbose_name=_("Date"), attrs={"td": {"class": "text-nowrap"}})
+    name = tables.Column(verbose_name=_("Tournament"), linkify=True, attrs=NAME)
+    discipline = tables.Column(
+        verbose_name=_("Discipline"), accessor="get_discipline_display", order_by="discipline", attrs=FOLD
+    )
+    city = tables.Column(verbose_name=_("City"), attrs=FOLD)
+    result_count = tables.Column(verbose_name=_("Participants"), attrs=NUMBER)
 
     class Meta:
         model = Tournament
@@ -18,23 +22,31 @@ class TournamentTable(tables.Table):
         order_by = ("-end_date",)
         attrs = {"class": "table table-sm table-striped table-hover align-middle", "id": "tournaments"}
 
+    def render_end_date(self, value):
+        return formatting.day(value)
+
 
 class ResultTable(tables.Table):
-    place = tables.Column(verbose_name=_("Place"), attrs={"td": {"class": "text-end"}})
+    place = tables.Column(verbose_name=_("Place"), attrs=NUMBER)
+    player_id = PlayerIdColumn()
+    # empty_values=(): a participant without a profile has no player__last_name, and the column must still ask
+    # render_name/value_name for the stored name rather than print the default "—".
     name = tables.Column(
         verbose_name=_("Player"),
         accessor="player__last_name",
         order_by=("player__last_name", "participant_name"),
         linkify=lambda record: record.player.get_absolute_url() if record.player_id else None,
+        empty_values=(),
+        attrs=NAME,
     )
-    city = tables.Column(verbose_name=_("City"), accessor="player__city", default="")
-    club = tables.Column(verbose_name=_("Club"), accessor="player__club__name", default="")
-    hanchans_played = tables.Column(verbose_name=_("Hanchans"), default="")
-    substitute = tables.BooleanColumn(verbose_name=_("Substitute"), yesno=("✓", ""))
+    city = tables.Column(verbose_name=_("City"), accessor="player__city", default="", attrs=FOLD)
+    club = tables.Column(verbose_name=_("Club"), accessor="player__club__name", default="", attrs=FOLD)
+    hanchans_played = tables.Column(verbose_name=_("Hanchans"), default="", attrs=NUMBER_FOLD)
+    substitute = tables.BooleanColumn(verbose_name=_("Substitute"), yesno=("✓", ""), attrs=FOLD)
 
     class Meta:
         model = Result
-        fields = ["place", "name", "city", "club", "hanchans_played", "substitute"]
+        fields = ["place", "player_id", "name", "city", "club", "hanchans_played", "substitute"]
         order_by = ("place",)
         attrs = {"class": "table table-sm table-striped table-hover align-middle", "id": "results"}
 

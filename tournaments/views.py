@@ -1,5 +1,7 @@
 from django.db.models import Count, IntegerField, OuterRef, Subquery
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
@@ -50,6 +52,10 @@ def tournament_detail(request, pk: int):
         {
             "tournament": tournament,
             "table": table,
+            "breadcrumbs": [
+                {"label": _("Tournaments"), "url": reverse("tournaments:tournament_list")},
+                {"label": tournament.name},
+            ],
             "stages": tournament.stages.all(),
             "sections": render_sections("TOURNAMENT_PAGE_SECTIONS", request, tournament),
         },

@@ -28,6 +28,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
+    "django.contrib.sitemaps",
     "django_tables2",
     "django_filters",
     "django_celery_beat",
@@ -73,6 +74,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "federation.context_processors.language_links",
+                "federation.context_processors.site_identity",
             ],
         },
     },
@@ -119,6 +121,8 @@ USE_I18N = True
 USE_TZ = True
 # The federation's time zone: rating weeks and the Monday publication are counted in it.
 TIME_ZONE = env("FEDERATION_TIME_ZONE", default="Europe/Moscow")
+# One date format per language for every page (federation/formats/<lang>/formats.py, federation.formatting).
+FORMAT_MODULE_PATH = ["federation.formats"]
 
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
@@ -160,6 +164,16 @@ PLAYER_PAGE_SECTIONS: list[str] = [
     "tournaments.go.sections.player_section",
     "ratings.preferans.sections.player_section",
 ]
+# What each discipline adds to the version of a player's page (federation.caching, federation.selectors).
+PLAYER_PAGE_VERSIONS: list[str] = [
+    "ratings.selectors.player_fragments",
+    "ratings.preferans.selectors.player_version_fragments",
+    "ratings.dirs.selectors.player_version_fragments",
+    "tournaments.go.selectors.player_version_fragments",
+]
+# Public pages are revalidated on every visit (exact after a publication); set seconds to let a CDN serve them
+# that long without asking (federation.caching).
+PUBLIC_PAGE_SHARED_MAX_AGE = env.int("PUBLIC_PAGE_SHARED_MAX_AGE", default=0)
 TOURNAMENT_PAGE_SECTIONS: list[str] = [
     "ratings.gorbunov.sections.tournament_section",
     "ratings.mahjong.sections.tournament_section",

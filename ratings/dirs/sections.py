@@ -1,8 +1,17 @@
 """DIRS's fragment of the shared player page (federation.sections): the club rating with its chart."""
 
 from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+
+from federation import charts
 
 from . import selectors
+
+
+def chart_of(points: list[dict]) -> dict:
+    """The rating after each rated game on a time axis (``federation.charts``)."""
+    label = _("DIRS rating")
+    return charts.time_chart([charts.series(label, [(p["date"], p["rating"]) for p in points])], rating=label)
 
 
 def player_section(request, player) -> str | None:
@@ -18,6 +27,7 @@ def player_section(request, player) -> str | None:
         {
             "rating": rating,
             "points": points,
+            "chart": chart_of(points),
             "player": player,
             "starting": starting,
             "starting_rating": f"{int(starting.rating):03d}" if starting else "",

@@ -51,12 +51,39 @@ def dirs_player_games(*, player_id: int) -> QuerySet[DirsGame]:
 
 
 def dirs_chart_points(*, rating: DirsRating, games: list[DirsGame]) -> list[dict]:
-    """The rating after each game of the player (the first point is the initial rating)."""
-    points = [{"x": 0, "date": None, "rating": rating.initial_rating}]
+    """The rating after each game of the player; the first point is the initial rating, dated with the first game
+    (a rating without games has no chart)."""
+    first = games[0].date.isoformat() if games else None
+    points = [{"x": 0, "date": first, "rating": rating.initial_rating}]
     for i, g in enumerate(games, start=1):
         after = g.white_after if g.white_id == rating.player_id else g.black_after
         points.append({"x": i, "date": g.date.isoformat(), "rating": after})
     return points
+
+
+# --- page versions (federation.caching) ----------------------------------------------------------------------------
+
+
+def leaderboard_version(request, **kwargs) -> str:
+    """A club game (recorded, corrected or deleted) moves ``updated_at`` of the ratings it changes."""
+    from federation.selectors import registry_fragments, version_of
+
+    table = DirsRating._meta.db_table
+    return version_of(
+        [
+            *registry_fragments(),
+            (f"SELECT MAX(updated_at) FROM {table}", []),
+            (f"SELECT MAX(player_id) FROM {table}", []),
+            (f"SELECT MAX(id) FROM {DirsGame._meta.db_table}", []),
+        ]
+    )
+
+
+def player_version_fragments(player_id: int) -> list:
+    return [
+        (f"SELECT MAX(updated_at) FROM {DirsRating._meta.db_table}", []),
+        (f"SELECT MAX(id) FROM {DirsGame._meta.db_table}", []),
+    ]
 
 
 def dirs_list_document(*, as_of: dt.date | None = None) -> dict:

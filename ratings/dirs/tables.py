@@ -3,38 +3,51 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from federation import formatting
 from federation.i18n import current_language
+from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn, order_by_name
 from ratings.engines import dirs
 
 from .models import DirsGame, DirsRating
 
 
 class DirsLeaderboardTable(tables.Table):
-    place = tables.Column(verbose_name="#", orderable=False, attrs={"td": {"class": "text-end"}})
+    place = tables.Column(verbose_name="#", orderable=False, attrs=NUMBER)
+    player_id = PlayerIdColumn()
     name = tables.Column(
         verbose_name=_("Player"),
         accessor="player__last_name",
         order_by=("player__last_name", "player__first_name"),
         linkify=lambda record: reverse("dirs:player", args=[record.player_id]),
-        attrs={"td": {"class": "name"}},
+        attrs=NAME,
     )
-    rank = tables.Column(verbose_name=_("Kyu/dan"), accessor="rating", orderable=False, empty_values=())
+    rank = tables.Column(
+        verbose_name=_("Kyu/dan"),
+        accessor="rating",
+        orderable=False,
+        empty_values=(),
+        attrs={"td": {"class": "text-nowrap"}},
+    )
     # Equal ratings in the selector's order (name, then id), so that a page never shows a player twice or drops one
     # at its edge; the API's list (/api/v1/) is in the same order.
     rating = tables.Column(
-        verbose_name=_("DIRS"),
-        order_by=("rating", "-player__last_name", "-player_id"),
-        attrs={"td": {"class": "text-end"}},
+        verbose_name=_("DIRS"), order_by=("rating", "-player__last_name", "-player_id"), attrs=RATING
     )
-    acceleration = tables.Column(verbose_name=_("Acceleration"), attrs={"td": {"class": "text-end"}})
-    games = tables.Column(verbose_name=_("Games"), attrs={"td": {"class": "text-end"}})
-    club = tables.Column(verbose_name=_("Club"), accessor="club__name", order_by=("club__name",), default="—")
+    acceleration = tables.Column(verbose_name=_("Acceleration"), attrs=NUMBER_FOLD)
+    games = tables.Column(verbose_name=_("Games"), attrs=NUMBER_FOLD)
+    club = tables.Column(
+        verbose_name=_("Club"), accessor="club__name", order_by=("club__name",), default="—", attrs=FOLD
+    )
 
     class Meta:
         model = DirsRating
-        fields = ["place", "name", "rank", "rating", "acceleration", "games", "club"]
+        fields = ["place", "player_id", "name", "rank", "rating", "acceleration", "games", "club"]
+        sequence = ["place", "player_id", "name", "rating", "rank", "acceleration", "games", "club"]
         order_by = ("-rating",)
         attrs = {"class": "table table-sm table-striped table-hover align-middle", "id": "dirs-leaderboard"}
+
+    def order_name(self, queryset, is_descending):
+        return order_by_name(queryset, is_descending, prefix="player__")
 
     def render_name(self, record):
         return record.player.display_name(current_language())
@@ -53,14 +66,14 @@ class DirsLeaderboardTable(tables.Table):
 
 
 class DirsGameTable(tables.Table):
-    date = tables.DateColumn(verbose_name=_("Date"), format="Y-m-d", orderable=False)
+    date = tables.Column(verbose_name=_("Date"), orderable=False, attrs={"td": {"class": "text-nowrap"}})
     opponent = tables.Column(
         verbose_name=_("Opponent"), empty_values=(), orderable=False, attrs={"td": {"class": "name"}}
     )
-    colour = tables.Column(verbose_name=_("Colour"), empty_values=(), orderable=False)
-    handicap = tables.Column(verbose_name=_("Stones"), orderable=False)
+    colour = tables.Column(verbose_name=_("Colour"), empty_values=(), orderable=False, attrs=FOLD)
+    handicap = tables.Column(verbose_name=_("Stones"), orderable=False, attrs=NUMBER_FOLD)
     outcome = tables.Column(verbose_name=_("Result"), empty_values=(), orderable=False)
-    change = tables.Column(verbose_name=_("Rating"), empty_values=(), orderable=False)
+    change = tables.Column(verbose_name=_("Rating"), empty_values=(), orderable=False, attrs=RATING)
     reason = tables.Column(
         verbose_name=_("Why"), empty_values=(), orderable=False, attrs={"td": {"class": "name small"}}
     )
@@ -68,6 +81,7 @@ class DirsGameTable(tables.Table):
     class Meta:
         model = DirsGame
         fields = ["date", "opponent", "colour", "handicap", "outcome", "change", "reason"]
+        sequence = ["date", "opponent", "change", "outcome", "colour", "handicap", "reason"]
         attrs = {"class": "table table-sm table-striped align-middle", "id": "dirs-games"}
 
     def __init__(self, *args, player_id: int, **kwargs):
@@ -84,6 +98,9 @@ class DirsGameTable(tables.Table):
             reverse("dirs:player", args=[other.pk]),
             other.display_name(current_language()),
         )
+
+    def render_date(self, value):
+        return formatting.day(value)
 
     def render_colour(self, record):
         return _("white") if self._white(record) else _("black")

@@ -14,13 +14,16 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
+from federation.caching import cached_page
 from federation.exports import csv_response
 from federation.i18n import current_language
+from federation.selectors import player_page_version
 
 from . import calculator, selectors, services
 from .filters import DirsRatingFilter
 from .forms import DirsGameForm, DirsHandicapForm, DirsInitialForm
 from .models import DirsRating
+from .sections import chart_of
 from .tables import DirsGameTable, DirsLeaderboardTable
 
 PER_PAGE = 50
@@ -31,6 +34,7 @@ def _can_record(user) -> bool:
 
 
 @require_GET
+@cached_page(selectors.leaderboard_version)
 def leaderboard(request):
     rating_filter = DirsRatingFilter(request.GET, queryset=selectors.dirs_leaderboard())
     table = DirsLeaderboardTable(rating_filter.qs)
@@ -52,6 +56,7 @@ def leaderboard(request):
 
 
 @require_GET
+@cached_page(lambda request, player_id: player_page_version(player_id))
 def player(request, player_id: int):
     try:
         rating = selectors.dirs_rating_get(player_id=player_id)
@@ -61,7 +66,8 @@ def player(request, player_id: int):
     points = selectors.dirs_chart_points(rating=rating, games=games)
     table = DirsGameTable(list(reversed(games)), player_id=player_id)
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
-    return render(request, "dirs/player.html", {"rating": rating, "points": points, "table": table})
+    context = {"rating": rating, "points": points, "chart": chart_of(points), "table": table}
+    return render(request, "dirs/player.html", context)
 
 
 @login_required

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from federation import charts
 from federation.i18n import current_language
 from ratings.gorbunov import selectors
 
@@ -26,11 +28,11 @@ def player_section(request, player) -> str | None:
                 "starting": item.starting,
                 "chart_id": f"gorbunov-chart-{index}",
                 "data_id": f"gorbunov-chart-{index}-data",
-                "chart": {
-                    "labels": [as_of for as_of, _rating in item.points],
-                    "values": [rating for _as_of, rating in item.points],
-                    "label": item.rating_list.display_name(language),
-                },
+                "chart": charts.time_chart(
+                    [charts.series(item.rating_list.display_name(language), item.points, stepped=True)],
+                    events=[charts.event(c.event_date, c.tournament.name) for c in item.changes if c.tournament_id],
+                    rating=_("Rating"),
+                ),
                 "changes": [{"change": change, "explanation": change.explanation(language)} for change in item.changes],
             }
         )

@@ -2,39 +2,37 @@ import django_tables2 as tables
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from federation import formatting
 from federation.i18n import current_language
+from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn, order_by_name
 from ratings.models import RatingEntry
-
-
-def _whole(value) -> str:
-    return f"{int(value)}" if value is not None else ""
 
 
 class ListTable(tables.Table):
     """One Gorbunov list as of a week. ``view`` (a ``selectors.ListView``) gives ranks and this week's changes."""
 
-    rank = tables.Column(verbose_name=_("Rank"), order_by=("-rating", "player_id"), attrs={"td": {"class": "text-end"}})
+    rank = tables.Column(verbose_name=_("Rank"), order_by=("-rating", "player_id"), attrs=NUMBER)
+    player_id = PlayerIdColumn()
     name = tables.Column(
         verbose_name=_("Player"),
         accessor="player__last_name",
         order_by=("player__last_name", "player__first_name"),
         linkify=lambda record: reverse("federation:player_detail", args=[record.player_id]),
+        attrs=NAME,
     )
-    city = tables.Column(verbose_name=_("City"), accessor="player__city")
+    city = tables.Column(verbose_name=_("City"), accessor="player__city", attrs=FOLD)
     club = tables.Column(
-        verbose_name=_("Club"), accessor="player__club__name", order_by=("player__club__name",), default=""
+        verbose_name=_("Club"), accessor="player__club__name", order_by=("player__club__name",), default="", attrs=FOLD
     )
-    rating = tables.Column(verbose_name=_("Rating"), attrs={"td": {"class": "text-end"}})
-    delta = tables.Column(
-        verbose_name=_("Change"), orderable=False, empty_values=(), attrs={"td": {"class": "text-end"}}
-    )
-    events = tables.Column(verbose_name=_("Tournaments"), attrs={"td": {"class": "text-end"}})
+    rating = tables.Column(verbose_name=_("Rating"), attrs=RATING)
+    delta = tables.Column(verbose_name=_("Change"), orderable=False, empty_values=(), attrs=NUMBER)
+    events = tables.Column(verbose_name=_("Tournaments"), attrs=NUMBER_FOLD)
 
     class Meta:
         model = RatingEntry
-        fields = ["rank", "name", "city", "club", "rating", "delta", "events"]
-        # Rating beside the name: on a phone the columns after the first three are a swipe away.
-        sequence = ["rank", "name", "rating", "delta", "events", "city", "club"]
+        fields = ["rank", "player_id", "name", "city", "club", "rating", "delta", "events"]
+        # Place, player, rating first (phone-first): the rest folds away below 768 px.
+        sequence = ["rank", "player_id", "name", "rating", "delta", "events", "city", "club"]
         order_by = ("rank",)
         attrs = {"class": "table table-sm table-striped table-hover align-middle", "id": "gorbunov-list"}
 
@@ -55,6 +53,9 @@ class ListTable(tables.Table):
     def value_rank(self, record):
         return self.view.rank(record)
 
+    def order_name(self, queryset, is_descending):
+        return order_by_name(queryset, is_descending, prefix="player__")
+
     def render_name(self, record):
         return record.player.display_name(current_language())
 
@@ -62,20 +63,20 @@ class ListTable(tables.Table):
         return record.player.display_name(current_language())
 
     def render_rating(self, value):
-        return _whole(value)
+        return formatting.rating(value, 0)
 
     def value_rating(self, value):
-        return _whole(value)
+        return int(value)
 
     def value_delta(self, record):
         delta = self.view.delta(record)
-        return "" if delta is None else f"{int(delta):+d}" if delta else "0"
+        return None if delta is None else int(delta)
 
     def render_delta(self, record):
         delta = self.view.delta(record)
         if delta is None:
             return _("new")
-        return f"{int(delta):+d}" if delta else "0"
+        return formatting.delta(delta, 0)
 
 
 def list_table(data, *, view):

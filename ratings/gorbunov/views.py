@@ -6,11 +6,13 @@ import math
 
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
+from federation.caching import cached_page
 from federation.exports import csv_response
 from federation.i18n import current_language
 from federation.selectors import player_places
@@ -22,6 +24,7 @@ from ratings.gorbunov.calculator import CalculatorError, changes_for_every_place
 from ratings.gorbunov.filters import ListFilter
 from ratings.gorbunov.tables import list_table
 from ratings.models import Engine, RatingList
+from ratings.selectors import list_page_version
 from tournaments.models import CardFormat, Discipline, Tournament, TournamentStatus
 
 PER_PAGE = 50
@@ -33,6 +36,7 @@ def index(request):
 
 
 @require_GET
+@cached_page(list_page_version)
 def list_detail(request, slug: str):
     rating_list = get_object_or_404(RatingList, slug=slug, engine=Engine.GORBUNOV, is_active=True)
     shown = list_for_date(
@@ -43,6 +47,10 @@ def list_detail(request, slug: str):
         "rating_list": rating_list,
         "name": rating_list.display_name(current_language()),
         "date_message": shown.message,
+        "breadcrumbs": [
+            {"label": _("Card games"), "url": reverse("ratings:gorbunov:index")},
+            {"label": rating_list.display_name(current_language())},
+        ],
     }
     cities, countries = player_places()
     if snapshot is None:

@@ -11,6 +11,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from federation import charts
 from federation.i18n import current_language
 from federation.models import Player
 from ratings.engines import mahjong as engine
@@ -40,7 +41,8 @@ def player_context(*, player: Player, as_of: date | None, language: str) -> dict
     names = tournament_names(ids)
     ru = language.startswith("ru")
     rows = []
-    chart = []
+    chart_series = []
+    events = []
     for rating_list in lists:
         snapshot = snapshots.get(rating_list.pk)
         entry = entries.get(snapshot.pk) if snapshot else None
@@ -59,10 +61,19 @@ def player_context(*, player: Player, as_of: date | None, language: str) -> dict
                 "formula": formula,
             }
         )
-        if history[rating_list.pk]:
-            chart.append(
-                {"id": rating_list.pk, "label": rating_list.display_name(language), "points": history[rating_list.pk]}
+        points = history[rating_list.pk]
+        if points:
+            name = rating_list.display_name(language)
+            chart_series.append(charts.series(name, [(p["date"], p["rating"]) for p in points], stepped=True))
+            chart_series.append(
+                charts.series(
+                    f"{name}: {_('place')}", [(p["date"], p["rank"]) for p in points], axis="rank", stepped=True
+                )
             )
+        events += [charts.event(score["end"], score["tournament"].name) for score in scores if score.get("tournament")]
+    chart = (
+        charts.time_chart(chart_series, events=events, rating=_("rating"), rank=_("place")) if chart_series else None
+    )
     return {
         "player": player,
         "rows": rows,

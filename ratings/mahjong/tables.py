@@ -3,29 +3,38 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from federation import formatting
 from federation.i18n import current_language
+from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn, order_by_name
 from ratings.models import RatingEntry
-
-NUMBER = {"td": {"class": "text-end text-nowrap"}, "th": {"class": "text-end"}}
 
 
 class MahjongEntryTable(tables.Table):
     """One list as of one date: rank, name, city, rating, change, tournaments (`rules/mahjong.md`)."""
 
     rank = tables.Column(verbose_name=_("Rank"), attrs=NUMBER)
+    player_id = PlayerIdColumn()
     name = tables.Column(
-        verbose_name=_("Player"), accessor="player__last_name", order_by=("player__last_name", "player__first_name")
+        verbose_name=_("Player"),
+        accessor="player__last_name",
+        order_by=("player__last_name", "player__first_name"),
+        attrs=NAME,
     )
-    city = tables.Column(verbose_name=_("City"), accessor="player__city", default="")
-    rating = tables.Column(verbose_name=_("Rating"), attrs=NUMBER)
+    city = tables.Column(verbose_name=_("City"), accessor="player__city", default="", attrs=FOLD)
+    rating = tables.Column(verbose_name=_("Rating"), attrs=RATING)
     delta = tables.Column(verbose_name=_("Change"), attrs=NUMBER, default="")
-    events = tables.Column(verbose_name=_("Tournaments"), attrs=NUMBER)
+    events = tables.Column(verbose_name=_("Tournaments"), attrs=NUMBER_FOLD)
 
     class Meta:
         model = RatingEntry
-        fields = ["rank", "name", "city", "rating", "delta", "events"]
+        fields = ["rank", "player_id", "name", "city", "rating", "delta", "events"]
+        # Place, player, rating first (phone-first): the city follows the numbers and folds away on a phone.
+        sequence = ["rank", "player_id", "name", "rating", "delta", "events", "city"]
         order_by = ("rank",)
         attrs = {"class": "table table-sm table-striped table-hover align-middle", "id": "mahjong-list"}
+
+    def order_name(self, queryset, is_descending):
+        return order_by_name(queryset, is_descending, prefix="player__")
 
     def render_name(self, record):
         url = reverse("ratings:mahjong:player", args=[record.player_id])
@@ -35,18 +44,18 @@ class MahjongEntryTable(tables.Table):
         return record.player.display_name(current_language())
 
     def render_rating(self, value):
-        return f"{value:.2f}"
+        return formatting.rating(value, 2)
 
     def value_rating(self, value):
-        return f"{value:.2f}"
+        return round(value, 2)
 
     def render_delta(self, value):
         if value is None:
             return ""
         if value == 0:
-            return "0.00"
+            return formatting.delta(0, 2)
         css = "text-success" if value > 0 else "text-danger"
-        return format_html('<span class="{}">{}</span>', css, f"{value:+.2f}")
+        return format_html('<span class="{}">{}</span>', css, formatting.delta(value, 2))
 
     def value_delta(self, value):
-        return "" if value is None else f"{value:+.2f}"
+        return None if value is None else round(value, 2)

@@ -5,13 +5,16 @@ from __future__ import annotations
 from django.core.paginator import Paginator
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
+from federation.caching import cached_page
 from federation.exports import csv_response
 from federation.i18n import current_language
 from federation.models import Player
+from federation.selectors import player_page_version
 from ratings.dates import asked_date, list_for_date
 from ratings.engines.common import FieldError
 from ratings.mahjong import calculator
@@ -28,6 +31,7 @@ from ratings.mahjong.selectors import (
 )
 from ratings.mahjong.tables import MahjongEntryTable
 from ratings.models import RatingList
+from ratings.selectors import list_page_version
 
 PER_PAGE = 50
 
@@ -49,13 +53,23 @@ def index(request):
 
 
 @require_GET
+@cached_page(list_page_version)
 def list_detail(request, slug: str):
     rating_list = _list_or_404(slug)
     asked = asked_date(request.GET)
     # The page shows entries only: the summary (every counted and excluded tournament) is not read.
     shown = list_for_date(list_snapshots(rating_list=rating_list, summary=False), asked)
     snapshot = shown.snapshot
-    context = {"rating_list": rating_list, "snapshot": snapshot, "date_message": shown.message, "as_of": asked.day}
+    context = {
+        "rating_list": rating_list,
+        "snapshot": snapshot,
+        "date_message": shown.message,
+        "as_of": asked.day,
+        "breadcrumbs": [
+            {"label": _("Mahjong"), "url": reverse("ratings:mahjong:index")},
+            {"label": rating_list.display_name(current_language())},
+        ],
+    }
     if snapshot is not None:
         entries = snapshot_entries(snapshot=snapshot)
         cities, countries = snapshot_places(snapshot=snapshot)
@@ -69,6 +83,7 @@ def list_detail(request, slug: str):
 
 
 @require_GET
+@cached_page(list_page_version)
 def dates(request, slug: str):
     rating_list = _list_or_404(slug)
     snapshots = snapshot_dates(rating_list=rating_list)
@@ -77,6 +92,7 @@ def dates(request, slug: str):
 
 
 @require_GET
+@cached_page(list_page_version)
 def tournaments(request, slug: str):
     rating_list = _list_or_404(slug)
     shown = list_for_date(list_snapshots(rating_list=rating_list), asked_date(request.GET))
@@ -112,6 +128,7 @@ def tournaments(request, slug: str):
 
 
 @require_GET
+@cached_page(lambda request, pk: player_page_version(pk))
 def player(request, pk: int):
     player = get_object_or_404(Player.objects.select_related("club"), pk=pk, is_bot=False)
     asked = asked_date(request.GET)

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('federation', '0003_player_external_id'),
+        ('federation', '0004_player_external_id'),
         ('ratings', '0002_jobrun'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
+from federation import charts
 from federation.i18n import current_language
 from ratings.preferans import selectors
 
@@ -18,11 +19,10 @@ def player_section(request, player) -> str | None:
     games = selectors.player_recent_games(player=player)
     for row in games:
         row["names"] = [p.display_name(language) for p in row["table"]]
-    chart = {
-        "label": _("Rating after the game"),
-        "labels": [point.played_at.strftime("%Y-%m-%d") for point in points],
-        "values": [round(point.rating, 2) for point in points],
-    }
+    chart = charts.time_chart(
+        [charts.series(_("Rating after the game"), [(point.played_at, round(point.rating, 2)) for point in points])],
+        rating=_("Rating"),
+    )
     context = {
         "rating": rating,
         "points": points,

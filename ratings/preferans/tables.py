@@ -1,38 +1,43 @@
+from decimal import Decimal
+
 import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 
+from federation import formatting
 from federation.i18n import current_language
+from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn, order_by_name
 from ratings.preferans.models import PreferansRating
 
 
 class RatingColumn(tables.Column):
     def render(self, value):
-        return f"{value:.2f}"
+        return formatting.rating(value, 2)
 
     def value(self, value):
-        return f"{value:.4f}"
+        return Decimal(str(value)).quantize(Decimal("0.01"))
 
 
 class LeaderboardTable(tables.Table):
-    rank = tables.Column(verbose_name="#", empty_values=(), orderable=False, attrs={"td": {"class": "text-end"}})
+    rank = tables.Column(verbose_name="#", empty_values=(), orderable=False, attrs=NUMBER)
+    player_id = PlayerIdColumn()
     player = tables.Column(
         verbose_name=_("Player"),
         accessor="player__last_name",
         order_by=("player__last_name", "player__first_name"),
         linkify=lambda record: record.player.get_absolute_url(),
-        attrs={"td": {"class": "name"}},
+        attrs=NAME,
     )
-    city = tables.Column(verbose_name=_("City"), accessor="player__city")
-    club = tables.Column(verbose_name=_("Club"), accessor="player__club__name", default="")
-    rating = RatingColumn(verbose_name=_("Rating"), attrs={"td": {"class": "text-end"}})
-    max_rating = RatingColumn(verbose_name=_("Highest rating"), attrs={"td": {"class": "text-end"}})
-    deals = tables.Column(verbose_name=_("Deals"), attrs={"td": {"class": "text-end"}})
+    city = tables.Column(verbose_name=_("City"), accessor="player__city", attrs=FOLD)
+    club = tables.Column(verbose_name=_("Club"), accessor="player__club__name", default="", attrs=FOLD)
+    rating = RatingColumn(verbose_name=_("Rating"), attrs=RATING)
+    max_rating = RatingColumn(verbose_name=_("Highest rating"), attrs=NUMBER_FOLD)
+    deals = tables.Column(verbose_name=_("Deals"), attrs=NUMBER_FOLD)
 
     class Meta:
         model = PreferansRating
-        fields = ["rank", "player", "city", "club", "rating", "max_rating", "deals"]
-        # Ratings beside the name: on a phone the columns after the first three are a swipe away.
-        sequence = ["rank", "player", "rating", "max_rating", "deals", "city", "club"]
+        fields = ["rank", "player_id", "player", "city", "club", "rating", "max_rating", "deals"]
+        # Place, player, rating first (phone-first): the rest folds away below 768 px.
+        sequence = ["rank", "player_id", "player", "rating", "max_rating", "deals", "city", "club"]
         order_by = ("-rating",)
         attrs = {"class": "table table-sm table-striped table-hover align-middle", "id": "leaderboard"}
 
@@ -46,6 +51,9 @@ class LeaderboardTable(tables.Table):
     def value_rank(self, record):
         self._export_counter = getattr(self, "_export_counter", 0) + 1
         return self._export_counter
+
+    def order_player(self, queryset, is_descending):
+        return order_by_name(queryset, is_descending, prefix="player__")
 
     def render_player(self, record):
         return record.player.display_name(current_language())

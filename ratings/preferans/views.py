@@ -6,11 +6,14 @@ import math
 
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
+from federation.caching import cached_page
 from federation.exports import csv_response
+from federation.i18n import current_language
 from federation.models import Player
 from federation.selectors import player_places
 from ratings.preferans import selectors
@@ -24,6 +27,7 @@ CALC_DEFAULT_TABLES = [1000, 1200, 1400, 1600, 1800, 2000, 2200]
 
 
 @require_GET
+@cached_page(selectors.leaderboard_version)
 def index(request):
     league = request.GET.get("league", League.AMATEUR)
     if league not in League.values:
@@ -47,9 +51,35 @@ def index(request):
 
 
 @require_GET
+def games(request):
+    """Every game, newest first (issue 16: a list of preferans games)."""
+    page = selectors.games_page(page_number=request.GET.get("page"))
+    language = current_language()
+    rows = [
+        {"game": game, "names": [seat.player.display_name(language) for seat in game.seats.all()]}
+        for game in page.object_list
+    ]
+    context = {
+        "page": page,
+        "rows": rows,
+        "breadcrumbs": [{"label": _("Preferans"), "url": reverse("preferans:index")}, {"label": _("Games")}],
+    }
+    return render(request, "preferans/games.html", context)
+
+
+@require_GET
 def game_detail(request, pk: int):
     game = get_object_or_404(Game.objects.select_related("server"), pk=pk)
-    context = {"game": game, "deals": selectors.game_deals(game=game), "totals": selectors.game_totals(game=game)}
+    context = {
+        "game": game,
+        "deals": selectors.game_deals(game=game),
+        "totals": selectors.game_totals(game=game),
+        "breadcrumbs": [
+            {"label": _("Preferans"), "url": reverse("preferans:index")},
+            {"label": _("Games"), "url": reverse("preferans:games")},
+            {"label": str(game)},
+        ],
+    }
     return render(request, "preferans/game_detail.html", context)
 
 

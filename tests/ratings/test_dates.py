@@ -66,20 +66,20 @@ def test_the_list_shown_and_what_is_said(weekly, django_assert_max_num_queries):
     assert _shown(weekly, {"date": "2026-03-18"}, period_start=week_start) == (datetime.date(2026, 3, 16), "")
     assert _shown(weekly, {"date": "2026-03-18"}) == (
         datetime.date(2026, 3, 16),
-        "No list is dated 2026-03-18: the list in force on that date, of 2026-03-16, is shown.",
+        "No list is dated 18 Mar 2026: the list in force on that date, of 16 Mar 2026, is shown.",
     )
     assert _shown(weekly, {"week": "2026-W13"}, period_start=week_start) == (
         datetime.date(2026, 3, 16),
-        "No list is dated 2026-03-23: the list in force on that date, of 2026-03-16, is shown.",
+        "No list is dated 23 Mar 2026: the list in force on that date, of 16 Mar 2026, is shown.",
     )
     assert _shown(weekly, {"week": "nope"}) == (
         datetime.date(2026, 3, 30),
-        "“nope” is not a rating week (YYYY-Www, e.g. 2026-W10). The newest list, of 2026-03-30, is shown.",
+        "“nope” is not a rating week (YYYY-Www, e.g. 2026-W10). The newest list, of 30 Mar 2026, is shown.",
     )
     with django_assert_max_num_queries(2):
         assert _shown(weekly, {"date": "0001-01-01"}, period_start=week_start) == (
-            None,
-            "There was no list yet on 0001-01-01: the first one is of 2026-03-09.",
+            datetime.date(2026, 3, 9),
+            "There was no list yet on 1 Jan 0001: the first one, of 9 Mar 2026, is shown.",
         )
 
 

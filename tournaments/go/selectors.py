@@ -416,3 +416,29 @@ def egd_table(*, go: GoTournament) -> str | None:
     with translation.override("en"):  # the file is for EGD: the system's name in English
         meta = replace(meta, system=str(GoSystem(t.go_system).label) if t.go_system else "")
     return egd.egd_table(state=state, standings=pairing.standings(state), players=players, meta=meta)
+
+
+# --- page versions (federation.caching) ----------------------------------------------------------------------------
+
+
+def player_version_fragments(player_id: int) -> list:
+    """A player's page lists their Go tournaments (registrations) by the tournaments' names and dates."""
+    return [(f"SELECT MAX(id) FROM {Registration._meta.db_table} WHERE player_id = %s", [player_id])]
+
+
+def explanation_with_names(
+    *, go: GoTournament, text: str, language: str, known: list[Registration] | tuple = ()
+) -> str:
+    """A stored standings explanation with each opponent by name instead of the engine's key (``r66``).
+    ``known``: registrations already read (a player's opponents); the others in one query."""
+    import re
+
+    keys = {int(k) for k in re.findall(r"\br(\d+)\b", text)}
+    if not keys:
+        return text
+    names = {f"r{reg.pk}": reg.display_name(language) for reg in known if reg is not None and reg.pk in keys}
+    missing = [k for k in keys if f"r{k}" not in names]
+    if missing:
+        for reg in Registration.objects.filter(tournament=go, pk__in=missing).select_related("player"):
+            names[f"r{reg.pk}"] = reg.display_name(language)
+    return re.sub(r"\br\d+\b", lambda match: names.get(match.group(0), match.group(0)), text)

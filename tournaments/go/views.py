@@ -417,10 +417,24 @@ def player_games(request, pk: int, reg_id: int):
     rows = selectors.player_games(registration=reg)
     last = go.rounds.filter(completed=True).order_by("-number").first()
     standing = last.standings.filter(registration=reg).first() if last else None
+    explanation = ""
+    if standing is not None:
+        language = current_language()
+        text = standing.explanation_en if language.startswith("en") else standing.explanation_ru
+        opponents = [row.get("opponent") if isinstance(row, dict) else getattr(row, "opponent", None) for row in rows]
+        explanation = selectors.explanation_with_names(go=go, text=text, language=language, known=opponents)
     return render(
         request,
         "go/player.html",
-        {"go": go, "t": go.tournament, "reg": reg, "rows": rows, "standing": standing, "last": last},
+        {
+            "go": go,
+            "t": go.tournament,
+            "reg": reg,
+            "rows": rows,
+            "standing": standing,
+            "last": last,
+            "explanation": explanation,
+        },
     )
 
 

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('federation', '0003_player_external_id'),
+        ('federation', '0004_player_external_id'),
         ('tournaments', '0002_open_ema_judgement'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

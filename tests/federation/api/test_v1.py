@@ -110,8 +110,9 @@ def test_a_list_carries_rank_parts_and_tournaments_and_pages(client, demo):
 def test_dates_before_the_first_list_and_bad_dates(client, demo):
     gorbunov = RatingList.objects.filter(engine=Engine.GORBUNOV, is_active=True).first()
     body = _ok(client, f"{V1}/lists/{gorbunov.slug}/?date=1999-01-01&lang=en")
-    assert body["entries"] == []
-    assert "no list yet" in body["message"]
+    # The pages' one rule (issue 16): before the first list, the first list (the nearest), saying so.
+    assert body["entries"]
+    assert "There was no list yet on 1 Jan 1999: the first one" in body["message"]
     _refused(client.get(f"{V1}/lists/{gorbunov.slug}/?date=2026-02-30"), 400, "date")
     _refused(client.get(f"{V1}/lists/{gorbunov.slug}/?week=2026-W60"), 400, "week")
     _refused(client.get(f"{V1}/lists/{gorbunov.slug}/?per_page=1000"), 400, "per_page")

@@ -60,7 +60,7 @@ def test_the_game_form_leaderboard_and_chart(client):
     page = client.get(f"{EN}/players/{ann.pk}/")
     assert page.status_code == 200
     assert 'id="dirs-chart"' in page.content.decode()
-    assert '"rating": 182' in page.content.decode()  # 180 + one step of 2
+    assert '"y": 182.0' in page.content.decode()  # 180 + one step of 2, on the time axis (federation.charts)
     # The player page's DIRS section.
     html = player_section(page.wsgi_request, ann)
     assert "182" in html

@@ -1,5 +1,6 @@
 import datetime
 import random
+import re
 
 import pytest
 from django.test import override_settings
@@ -53,8 +54,8 @@ def test_leaderboard_per_league_sort_search_and_csv(client, django_assert_max_nu
     assert players[0].last_name_latin not in found
     csv = client.get("/en/preferans/?league=pro&_export=csv")
     assert csv.status_code == 200
-    assert "Championov" in csv.content.decode()
-    assert "1900.0000" in csv.content.decode()
+    assert "Championov" in csv.content.decode("utf-8-sig")
+    assert ",1900.00," in csv.content.decode("utf-8-sig")  # a number, rounded as the page shows it
 
 
 def test_leaderboard_queries_do_not_grow(client, django_assert_max_num_queries):
@@ -67,7 +68,7 @@ def test_leaderboard_queries_do_not_grow(client, django_assert_max_num_queries):
 def test_player_section_chart_sums_per_game(rf, client, django_assert_max_num_queries):
     players = _played(games=2, deals=3)
     me = players[0]
-    with translation.override("en"), django_assert_max_num_queries(8):
+    with translation.override("en"), django_assert_max_num_queries(9):  # 8 + the federation identity, read once
         html = player_section(rf.get("/"), me)
     assert 'id="preferans-chart"' in html
     rows = list(DealResult.objects.filter(player=me).order_by("deal_id"))
@@ -131,3 +132,17 @@ def test_calculator_refuses_bad_input(client, params, field):
     response = client.get("/en/preferans/calculator/data/", params)
     assert response.status_code == 400
     assert response.json()["errors"][0]["field"] == field
+
+
+def test_the_list_of_games_newest_first_with_their_tables(client, django_assert_max_num_queries):
+    players = _played(games=3)
+    with django_assert_max_num_queries(6):
+        response = client.get("/en/preferans/games/")
+    assert response.status_code == 200
+    text = response.content.decode()
+    rows = text.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+    assert rows.count("<tr>") == 3
+    assert players[0].display_name("en") in rows
+    dates = re.findall(r'<a href="/en/preferans/games/\d+/">([^<]+)</a>', rows)
+    assert len(dates) == 3
+    assert '<a href="/en/preferans/games/">' in client.get("/en/preferans/").content.decode()

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('federation', '0002_player_tournament_count'),
+        ('federation', '0003_site_identity'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,130 @@
+"""Public pages served like static files: cached by what they show, answered with ``304`` on a repeat visit.
+
+A page decorated with ``cached_page(version)`` is keyed by its *version*: a short string read in one query from
+what the page depends on (for a rating list, its snapshots: how many, the newest id and when it was computed; for a
+player, every snapshot and the player's own changes, results and games; and always the player registry and the
+federation's identity). The version, the language and the full address make the ``ETag``. Then:
+
+- a request whose ``If-None-Match`` carries that ETag gets ``304 Not Modified`` without rendering anything;
+- otherwise the rendered page is taken from the cache under that ETag, or rendered once and stored there;
+- ``Last-Modified`` is the moment this server first rendered this version (so it only ever moves forward, and an
+  ``If-Modified-Since`` at or after it gets a ``304`` too).
+
+Invalidation is exact and needs no hook: a new publication (or a rebuild, a renamed player, a new deal) changes the
+version, hence the key and the ETag, at the next request. Old entries simply age out of the cache.
+
+``Cache-Control: public, no-cache`` lets a browser, a proxy or a CDN keep the page and obliges them to revalidate
+each time (cheap: a ``304``), so nobody sees an old list after a publication. A federation that accepts a delay for
+less load can set ``PUBLIC_PAGE_SHARED_MAX_AGE`` (seconds): shared caches (a CDN) then serve the page that long
+without asking (``s-maxage``).
+
+Not cached (rendered every time, ``Cache-Control: private``): a signed-in visitor's pages (they show staff links),
+a request carrying flash messages, downloads (``_export``), and anything but a ``200``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from functools import wraps
+
+from django.conf import settings
+from django.core.cache import caches
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.utils import timezone
+from django.utils.cache import patch_cache_control
+from django.utils.http import http_date, parse_http_date_safe
+from django.utils.translation import get_language
+
+#: Bump when a change of templates or code must not be served from an older rendering.
+RENDERING = "2026-12-01.1"
+PREFIX = "page:"
+
+
+def _cache():
+    return caches[getattr(settings, "PUBLIC_PAGE_CACHE", "default")]
+
+
+def _private(request: HttpRequest) -> bool:
+    if request.method not in ("GET", "HEAD") or "_export" in request.GET:
+        return True
+    if "messages" in request.COOKIES:
+        return True
+    if settings.SESSION_COOKIE_NAME in request.COOKIES:
+        user = getattr(request, "user", None)
+        return bool(user is not None and user.is_authenticated)
+    return False
+
+
+def etag_for(request: HttpRequest, version: str) -> str:
+    digest = hashlib.blake2b(
+        f"{RENDERING}|{version}|{get_language()}|{request.get_full_path()}".encode(), digest_size=16
+    ).hexdigest()
+    return f'"{digest}"'
+
+
+def _matches(request: HttpRequest, etag: str) -> bool:
+    header = request.META.get("HTTP_IF_NONE_MATCH", "")
+    if not header:
+        return False
+    if header.strip() == "*":
+        return True
+    tags = {tag.strip().removeprefix("W/") for tag in header.split(",")}
+    return etag in tags
+
+
+def _headers(response: HttpResponse, etag: str, modified: float) -> HttpResponse:
+    response["ETag"] = etag
+    response["Last-Modified"] = http_date(modified)
+    shared = int(getattr(settings, "PUBLIC_PAGE_SHARED_MAX_AGE", 0) or 0)
+    if shared:
+        patch_cache_control(response, public=True, max_age=0, s_maxage=shared)
+    else:
+        patch_cache_control(response, public=True, no_cache=True)
+    return response
+
+
+def cached_page(version: Callable[..., str | None]):
+    """Serve the view like a static page, keyed by ``version(request, *args, **kwargs)`` (None: do not cache,
+    e.g. a list that does not exist, which the view then answers with its 404)."""
+
+    def decorator(view):
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args, **kwargs):
+            if _private(request):
+                response = view(request, *args, **kwargs)
+                patch_cache_control(response, private=True)
+                return response
+            current = version(request, *args, **kwargs)
+            if current is None:
+                return view(request, *args, **kwargs)
+            etag = etag_for(request, current)
+            cache = _cache()
+            stored = cache.get(PREFIX + etag)
+            if stored is not None:
+                modified, content_type, content = stored
+                since = parse_http_date_safe(request.META.get("HTTP_IF_MODIFIED_SINCE", ""))
+                if _matches(request, etag) or (
+                    "HTTP_IF_NONE_MATCH" not in request.META and since is not None and since >= int(modified)
+                ):
+                    return _headers(HttpResponseNotModified(), etag, modified)
+                response = HttpResponse(content, content_type=content_type)
+                return _headers(response, etag, modified)
+            response = view(request, *args, **kwargs)
+            if response.status_code != 200 or getattr(response, "streaming", False):
+                return response
+            if hasattr(response, "render") and callable(response.render):
+                response = response.render()
+            modified = timezone.now().timestamp()
+            cache.set(
+                PREFIX + etag,
+                (modified, response["Content-Type"], response.content),
+                getattr(settings, "PUBLIC_PAGE_CACHE_SECONDS", 24 * 3600),
+            )
+            if _matches(request, etag):  # rendered here, and the client already holds it (another server's)
+                return _headers(HttpResponseNotModified(), etag, modified)
+            return _headers(response, etag, modified)
+
+        return wrapped
+
+    return decorator

@@ -1,0 +1,67 @@
+"""The federation's identity as every page reads it: the ``SiteIdentity`` row, or the defaults until staff save one.
+
+Kept in Django's cache for ``IDENTITY_SECONDS`` so that a page costs no query for it; saving the row in the admin
+deletes the cached copy (``federation.apps``), so with a shared cache (Redis) a change shows at once everywhere,
+and with the default per-process cache within ``IDENTITY_SECONDS`` on the other processes. The cached pages
+(``federation.caching``) include its ``updated_at`` in their version, read from the same cached copy, so a page
+and its version always agree.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.cache import cache
+from django.urls import reverse
+
+from federation.i18n import current_language
+from federation.models import SiteIdentity
+
+DEFAULT_IDENTITY = {
+    "name": "Федерация интеллектуальных игр",
+    "name_en": "Mind Games Federation",
+    "description": "Рейтинги федерации: коллекционные карточные игры, риичи-маджонг, го и преферанс.",
+    "description_en": "The federation's ratings: collectible card games, riichi mahjong, Go and preferans.",
+}
+
+
+IDENTITY_SECONDS = 60
+CACHE_KEY = "federation:identity"
+
+
+def current_identity() -> SiteIdentity:
+    identity = cache.get(CACHE_KEY)
+    if identity is None:
+        identity = SiteIdentity.objects.filter(pk=1).first()
+        if identity is None:
+            identity = SiteIdentity(**getattr(settings, "DEFAULT_IDENTITY", DEFAULT_IDENTITY))
+        cache.set(CACHE_KEY, identity, IDENTITY_SECONDS)
+    return identity
+
+
+def forget_identity(**kwargs) -> None:
+    """Signal receiver: the next page reads the row again."""
+    cache.delete(CACHE_KEY)
+
+
+def identity_version() -> str:
+    identity = current_identity()
+    return identity.updated_at.isoformat() if identity.updated_at else "default"
+
+
+def identity_context(identity: SiteIdentity | None = None, language: str | None = None) -> dict:
+    identity = identity or current_identity()
+    language = language or current_language()
+    name = identity.localised("name", language)
+    version = int(identity.updated_at.timestamp()) if identity.updated_at else 0
+    return {
+        "name": name,
+        "short_name": identity.short_name or name,
+        "description": identity.localised("description", language),
+        "has_logo": bool(identity.logo),
+        "logo_url": reverse("federation:identity_logo") + f"?v={version}" if identity.logo else "",
+        "css_url": reverse("federation:identity_css") + f"?v={version}",
+        "has_about": bool(identity.about or identity.about_en),
+        "has_contact": bool(identity.contact or identity.contact_en or identity.email),
+        "primary_colour": identity.primary_colour,
+        "accent_colour": identity.accent_colour,
+    }

@@ -1,0 +1,59 @@
+"""One way to write a rating, a change, a percentage, a date and a country, in the reader's language."""
+
+import datetime
+from decimal import Decimal
+
+import pytest
+from django.template import Context, Template
+from django.utils import translation
+
+from federation import formatting
+
+DAY = datetime.date(2026, 11, 28)
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        (
+            "ru",
+            ["1081,02", "-4,67", "+3", "0,00", "62,5\xa0%", "28.11.2026", "28 ноября 2026 г.", "20\xa0345,5", "Россия"],
+        ),
+        (
+            "en",
+            ["1081.02", "-4.67", "+3", "0.00", "62.5\xa0%", "28 Nov 2026", "28 November 2026", "20,345.5", "Russia"],
+        ),
+    ],
+)
+def test_numbers_and_dates_in_the_readers_language(language, expected):
+    with translation.override(language):
+        assert [
+            formatting.rating(Decimal("1081.0234"), 2),
+            formatting.delta(-4.6731, 2),
+            formatting.delta(3, 0),
+            formatting.delta(-0.001, 2),
+            formatting.percent(62.5),
+            formatting.day(DAY),
+            formatting.long_day(DAY),
+            formatting.rating(20345.5, 1),
+            formatting.country("RU"),
+        ] == expected
+
+
+def test_absent_values_and_unknown_codes():
+    assert formatting.rating(None, 2) == ""
+    assert formatting.delta(None) == ""
+    assert formatting.day(None) == ""
+    assert formatting.rating(float("nan"), 2) == ""
+    assert formatting.country("XX") == "XX"
+    with translation.override("en"):
+        assert formatting.day("2026-11-28") == "28 Nov 2026"
+
+
+def test_the_template_filters_are_the_same_functions():
+    template = Template("{% load fmt %}{{ r|rating:2 }} {{ d|delta:2 }} {{ day|day }} {{ c|country }}")
+    with translation.override("ru"):
+        assert (
+            template.render(Context({"r": 837.14, "d": 1.5, "day": DAY, "c": "DE"}))
+            == "837,14 +1,50 28.11.2026 Германия"
+        )

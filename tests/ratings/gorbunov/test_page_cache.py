@@ -1,0 +1,113 @@
+"""Published lists, past weeks and players' pages answered like static files (issue 16): an ETag and a
+Last-Modified from what they show, a 304 on a repeat visit, and a new publication changing the answer at once."""
+
+import datetime
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils.http import http_date
+
+from ratings.gorbunov import services
+from tests.factories import UserFactory
+from tests.ratings.gorbunov.conftest import make_tournament, week
+
+pytestmark = pytest.mark.django_db
+
+URL = "/en/ratings/cards/gorbunov/"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache(settings):
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture
+def published(gorbunov_list, season):
+    for n in range(1, 6):
+        services.gorbunov_publish(rating_list_id=gorbunov_list.pk, week=week(n))
+    return gorbunov_list
+
+
+def test_a_list_page_carries_validators_and_a_repeat_visit_gets_304_without_rendering(client, published):
+    first = client.get(URL)
+    assert first.status_code == 200
+    etag = first["ETag"]
+    assert etag.startswith('"')
+    assert len(etag) > 10
+    assert first["Last-Modified"]
+    assert first["Cache-Control"] == "public, no-cache"
+    with CaptureQueriesContext(connection) as queries:
+        again = client.get(URL, HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304
+    assert again["ETag"] == etag
+    assert len(queries) == 1  # the version, nothing rendered
+    # The same page from the cache is the same page.
+    with CaptureQueriesContext(connection) as queries:
+        cached = client.get(URL)
+    assert len(queries) == 1
+    assert cached.content == first.content
+    assert cached["ETag"] == etag
+    since = client.get(URL, HTTP_IF_MODIFIED_SINCE=first["Last-Modified"])
+    assert since.status_code == 304
+
+
+def test_a_past_week_and_a_filter_are_cached_under_their_own_tag(client, published):
+    newest = client.get(URL)["ETag"]
+    past = client.get(URL, {"week": "2026-W12"})
+    assert past.status_code == 200
+    assert past["ETag"] != newest
+    assert client.get(URL, {"week": "2026-W12"}, HTTP_IF_NONE_MATCH=past["ETag"]).status_code == 304
+    russian = client.get("/ratings/cards/gorbunov/")
+    assert russian["ETag"] != newest  # the language is part of the tag
+
+
+def test_a_new_publication_changes_the_answer_at_once(client, published, field):
+    before = client.get(URL)
+    past = client.get(URL, {"week": "2026-W12"})
+    make_tournament(field[:6], week(5) + datetime.timedelta(days=3), k=4)
+    services.gorbunov_publish(rating_list_id=published.pk, week=week(6))
+    after = client.get(URL, HTTP_IF_NONE_MATCH=before["ETag"])
+    assert after.status_code == 200
+    assert after["ETag"] != before["ETag"]
+    assert "2026-W16" in after.content.decode()
+    assert "2026-W16" not in before.content.decode()
+    # A past week's content does not change, but its version does (a rebuild could have changed it): one render.
+    assert client.get(URL, {"week": "2026-W12"}, HTTP_IF_NONE_MATCH=past["ETag"]).status_code == 200
+
+
+def test_a_renamed_player_changes_the_answer(client, published, field):
+    before = client.get(URL)
+    player = field[0]
+    player.last_name_latin = "Renamedov"
+    player.save()
+    after = client.get(URL, HTTP_IF_NONE_MATCH=before["ETag"])
+    assert after.status_code == 200
+    assert "Renamedov" in after.content.decode()
+
+
+def test_what_is_never_cached(client, published):
+    assert "ETag" not in client.get(URL, {"_export": "csv"})
+    staff = UserFactory(is_staff=True)
+    client.force_login(staff)
+    signed_in = client.get(URL)
+    assert signed_in.status_code == 200
+    assert "ETag" not in signed_in
+    assert "private" in signed_in["Cache-Control"]
+    client.logout()
+    assert client.get("/en/ratings/cards/no-such-list/").status_code == 404
+
+
+def test_a_players_page_is_cached_until_their_ratings_change(client, published, field, settings):
+    settings.PLAYER_PAGE_SECTIONS = ["ratings.gorbunov.sections.player_section"]
+    url = f"/en/players/{field[0].pk}/"
+    first = client.get(url)
+    assert first.status_code == 200
+    assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    make_tournament(field[:6], week(5) + datetime.timedelta(days=3), k=4)
+    services.gorbunov_publish(rating_list_id=published.pk, week=week(6))
+    assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 200
+    old = http_date(0)
+    assert client.get(url, HTTP_IF_MODIFIED_SINCE=old).status_code == 200
