@@ -85,7 +85,16 @@ class PlayerAdmin(AuditedHistoryAdmin):
     list_display_links = ["id", "last_name"]
     list_filter = ["country", "is_bot"]
     list_select_related = ["club"]
-    search_fields = ["last_name", "first_name", "last_name_latin", "first_name_latin", "=ema_id", "=egd_pin", "city"]
+    search_fields = [
+        "last_name",
+        "first_name",
+        "last_name_latin",
+        "first_name_latin",
+        "=ema_id",
+        "=egd_pin",
+        "=external_id",
+        "city",
+    ]
     search_help_text = _("Surname or first name in either alphabet, city, EMA id or EGD PIN.")
     autocomplete_fields = ["club", "user"]
     list_per_page = 50

@@ -64,6 +64,12 @@ class Player(models.Model):
     )
     ema_id = models.CharField(_("EMA id"), max_length=20, blank=True)
     egd_pin = models.CharField(_("EGD PIN"), max_length=20, blank=True)
+    external_id = models.CharField(
+        _("federation id"),
+        max_length=100,
+        blank=True,
+        help_text=_("The id the federation's own records give this player (set by the history import)."),
+    )
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         verbose_name=_("user account"),
@@ -100,6 +106,9 @@ class Player(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["ema_id"], condition=~models.Q(ema_id=""), name="player_unique_ema_id"),
             models.UniqueConstraint(fields=["egd_pin"], condition=~models.Q(egd_pin=""), name="player_unique_egd_pin"),
+            models.UniqueConstraint(
+                fields=["external_id"], condition=~models.Q(external_id=""), name="player_unique_external_id"
+            ),
             models.CheckConstraint(
                 condition=models.Q(is_bot=True) | models.Q(bot_level__isnull=True), name="player_bot_level_only_bots"
             ),

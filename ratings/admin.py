@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy, gettext_noop
 from federation.admin import installed_admin_hooks
 from federation.admin_security import AuditedHistoryAdmin, FederationModelAdmin, PublishedRecordAdmin
 from ratings.jobs import JOBS, JobNotStarted, job_again, job_command, job_label, job_refresh, job_summary
-from ratings.models import JobRun, JobState, RatingChange, RatingEntry, RatingList, RatingSnapshot
+from ratings.models import JobRun, JobState, RatingChange, RatingEntry, RatingList, RatingSnapshot, StartingRating
 from ratings.params_form import RatingListParamsForm, params_fields
 
 PUBLISH = "ratings.publish_ratinglist"
@@ -89,9 +89,24 @@ class RatingListAdmin(AuditedHistoryAdmin):
                 name="ratings_ratinglist_progress",
             )
         ]
+        extra.append(
+            path(
+                "import-history/",
+                self.admin_site.admin_view(self.import_history_view),
+                name="ratings_ratinglist_import_history",
+            )
+        )
         for urls in installed_admin_hooks("rating_list_urls"):
             extra += urls(self)
         return extra + super().get_urls()
+
+    def import_history_view(self, request):
+        """A federation's history from a document (``ratings.movein``): staff who publish lists only."""
+        from ratings.movein.upload import HistoryUploadFlow
+
+        if not request.user.has_perms([PUBLISH, "ratings.add_startingrating"]):
+            raise PermissionDenied
+        return HistoryUploadFlow(model_admin=self, request=request).response()
 
     def progress_view(self, request, task_id: str):
         """The old address of a task's progress: the page of its run."""
@@ -329,3 +344,21 @@ def _install_schedule_admin() -> None:
 
 
 _install_schedule_admin()
+
+
+@admin.register(StartingRating)
+class StartingRatingAdmin(AuditedHistoryAdmin):
+    """Ratings carried over from the federation's own list (staff only, through the ``ratings`` permissions): every
+    rebuild of the list starts from them. Who recorded each row and when is kept, and its history."""
+
+    list_display = ["player", "rating_list", "rating", "acceleration", "max_rating", "league", "list_date"]
+    list_filter = ["rating_list", "list_date"]
+    list_select_related = ["player", "rating_list"]
+    search_fields = ["player__search_name", "player__external_id"]
+    autocomplete_fields = ["player"]
+    readonly_fields = ["recorded_by", "recorded_at"]
+    fields = ["rating_list", "player", "list_date", "rating", "acceleration", "max_rating", "league", *readonly_fields]
+
+    def save_model(self, request, obj, form, change):
+        obj.recorded_by = request.user
+        super().save_model(request, obj, form, change)

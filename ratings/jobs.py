@@ -90,6 +90,12 @@ JOBS: dict[str, JobKind] = {
         written="ratings.mahjong.jobs.written_rebuild",
         destructive=True,
     ),
+    "history_import": JobKind(
+        gettext_lazy("Import a federation's history"),
+        "ratings.history_import",
+        "ratings.movein.jobs.describe_import",
+        written="ratings.movein.jobs.written_import",
+    ),
 }
 
 
@@ -172,6 +178,8 @@ def job_command(run: JobRun) -> str:
         slugs = RatingList.objects.filter(pk__in=args[0]).order_by("pk").values_list("slug", flat=True)
         lists = "".join(f" --list {slug}" for slug in slugs)
         return f"python manage.py mahjong_rebuild --from {args[1]} --to {args[2]}{lists}"
+    if run.kind == "history_import":
+        return "python manage.py import_history FILE"
     return "python manage.py jobs"
 
 

@@ -228,3 +228,72 @@ class JobRun(models.Model):
     @property
     def running(self) -> bool:
         return self.state in (JobState.QUEUED, JobState.RUNNING)
+
+
+class StartingRating(models.Model):
+    """A rating held before the site's history of the list begins: the federation's own list, carried over.
+
+    Every rebuild of the list starts from these rows (a Gorbunov list per list; DIRS with the acceleration; preferans
+    with the peak and the league). ``list_date`` is the date of the federation's list they come from, shown on the
+    player's page; who recorded them and when is kept.
+    """
+
+    rating_list = models.ForeignKey(
+        RatingList, verbose_name=_("rating list"), on_delete=models.CASCADE, related_name="starting_ratings"
+    )
+    player = models.ForeignKey(Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="+")
+    list_date = models.DateField(_("federation's list of"))
+    rating = models.DecimalField(_("rating"), max_digits=12, decimal_places=4)
+    acceleration = models.PositiveSmallIntegerField(_("acceleration"), null=True, blank=True)
+    max_rating = models.DecimalField(_("highest rating"), max_digits=12, decimal_places=4, null=True, blank=True)
+    league = models.CharField(_("league"), max_length=10, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("recorded by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    recorded_at = models.DateTimeField(_("recorded at"), auto_now=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("starting rating")
+        verbose_name_plural = _("starting ratings")
+        ordering = ["rating_list", "player"]
+        constraints = [
+            models.UniqueConstraint(fields=["rating_list", "player"], name="starting_rating_unique_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {self.rating} ({self.list_date:%Y-%m-%d})"
+
+
+class HistoryUpload(models.Model):
+    """A history document staff uploaded in the admin and confirmed: the job that imports it reads it from here (a
+    task takes ids only), and the row keeps who brought which history in and when."""
+
+    system = models.CharField(_("system"), max_length=20)
+    list_slug = models.CharField(_("rating list"), max_length=60, blank=True)
+    name = models.CharField(_("file"), max_length=200, blank=True)
+    sha256 = models.CharField(max_length=64)
+    content = models.TextField(_("document"))
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("uploaded by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    uploaded_at = models.DateTimeField(_("uploaded at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("history upload")
+        verbose_name_plural = _("history uploads")
+        ordering = ["-uploaded_at"]
+
+    def __str__(self) -> str:
+        return f"{self.system}: {self.name}"

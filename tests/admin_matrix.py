@@ -37,7 +37,7 @@ from django_celery_beat.models import (
 from federation.models import BotLevel, Club, SiteIdentity
 from ratings.dirs.models import DirsRating
 from ratings.dirs.services import dirs_game_record
-from ratings.models import JobRun, RatingChange, RatingEntry, RatingList, RatingSnapshot
+from ratings.models import JobRun, RatingChange, RatingEntry, RatingList, RatingSnapshot, StartingRating
 from ratings.preferans.models import DealResult, GameServer, PreferansRating
 from ratings.preferans.services import DealInput, deals_apply, game_create
 from tests.factories import PlayerFactory, TournamentFactory, federation_staff, organiser
@@ -172,6 +172,9 @@ def world_build() -> World:
         "ratings.ratingsnapshot": snapshot,
         "ratings.ratingentry": entry,
         "ratings.ratingchange": change,
+        "ratings.startingrating": StartingRating.objects.create(
+            rating_list=rating_list, player=players[0], list_date=datetime.date(2019, 1, 1), rating=190
+        ),
         "ratings.jobrun": JobRun.objects.create(task_id="matrix", kind="mahjong_daily", state="failed"),
         "preferans.gameserver": server,
         "preferans.game": game,

@@ -23,6 +23,8 @@ STAFF_ONLY_FIELDS = [
     "open_ema_judged_by",
     "open_ema_judged_at",
 ]
+#: A card-game tournament's own optional Gorbunov rules (rules/gorbunov.md), overriding its list's: staff only.
+STAFF_RULE_FIELDS = ["sqrt_rule", "sealed_cap"]
 #: Judgements of federation staff, editable by them only.
 STAFF_JUDGEMENT_FIELDS = ["accreditation_note", "rank_restriction_legitimate", "is_open", "ema"]
 
@@ -103,7 +105,7 @@ class TournamentAdmin(AuditedHistoryAdmin):
     #: The fieldsets of each discipline; the page shows only the tournament's own, open (a collapsed section hides
     #: its errors, e.g. the K refusal), and all of them, collapsed, only while the discipline is not chosen yet.
     DISCIPLINE_FIELDSETS = {
-        Discipline.CARD_GAMES: (_("Card games"), [("card_format", "k"), "judges"]),
+        Discipline.CARD_GAMES: (_("Card games"), [("card_format", "k"), ("sqrt_rule", "sealed_cap"), "judges"]),
         Discipline.MAHJONG: (
             _("Riichi mahjong"),
             [
@@ -195,6 +197,8 @@ class TournamentAdmin(AuditedHistoryAdmin):
         readonly = [*STAFF_ONLY_FIELDS, "results_summary", "counting"]
         if not request.user.has_perm("tournaments.accredit_tournament"):
             readonly += STAFF_JUDGEMENT_FIELDS
+        if not request.user.has_perm("tournaments.set_high_coefficient"):
+            readonly += STAFF_RULE_FIELDS
         if not request.user.has_perm("tournaments.approve_tournament"):
             readonly.append("organiser")
         if locked_for(request, obj):

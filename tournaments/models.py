@@ -87,6 +87,19 @@ class Tournament(models.Model):
         help_text=_("Organisers may set 1 or 2; higher values are set by federation staff before the tournament."),
     )
     judges = models.ManyToManyField(Player, verbose_name=_("judges"), blank=True, related_name="judged_tournaments")
+    # rules/gorbunov.md, "Optional rules": empty follows the rating list; staff may switch a rule on or off here.
+    sqrt_rule = models.BooleanField(
+        _("square-root rule"),
+        null=True,
+        blank=True,
+        help_text=_("Empty: as the rating list says. Set by federation staff only."),
+    )
+    sealed_cap = models.BooleanField(
+        _("sealed cap"),
+        null=True,
+        blank=True,
+        help_text=_("Empty: as the rating list says (the cap applies to sealed tournaments only). Staff only."),
+    )
 
     # Riichi mahjong (rules/mahjong.md)
     hanchans = models.PositiveSmallIntegerField(_("hanchans"), null=True, blank=True)
@@ -138,6 +151,9 @@ class Tournament(models.Model):
     acceleration = models.BooleanField(_("acceleration"), default=False)
     draws_allowed = models.BooleanField(_("draws allowed"), default=False)
 
+    # The id the federation's history gave the tournament (``manage.py import_history``): a second import finds it.
+    external_id = models.CharField(_("federation id"), max_length=100, blank=True, editable=False)
+
     history = HistoricalRecords(excluded_fields=["judges"])
 
     class Meta:
@@ -154,6 +170,11 @@ class Tournament(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(end_date__gte=models.F("start_date")), name="tournament_end_not_before_start"
+            ),
+            models.UniqueConstraint(
+                fields=["discipline", "external_id"],
+                condition=~models.Q(external_id=""),
+                name="tournament_unique_external_id",
             ),
         ]
 

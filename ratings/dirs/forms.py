@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from federation.models import Club, Player
 
-from .models import DirsWinner, Komi
+from .models import MAX_RECORDED_STONES, DirsWinner, Komi
 
 
 class DirsInitialForm(forms.Form):
@@ -47,7 +47,7 @@ class DirsGameForm(forms.Form):
     club = forms.ModelChoiceField(label=_("Club"), queryset=Club.objects.order_by("name"), required=False)
     white = RatedPlayerField(label=_("White"))
     black = RatedPlayerField(label=_("Black"))
-    handicap = forms.IntegerField(label=_("Stones"), min_value=0, max_value=9, initial=0)
+    handicap = forms.IntegerField(label=_("Stones"), min_value=0, max_value=MAX_RECORDED_STONES, initial=0)
     komi = forms.ChoiceField(label=_("Komi"), choices=Komi.choices, initial=Komi.NORMAL)
     winner = WinnerField(
         label=_("Winner"),

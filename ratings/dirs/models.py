@@ -7,7 +7,6 @@ the tournaments that feed it).
 """
 
 from django.conf import settings
-from django.core.validators import MaxValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -15,6 +14,9 @@ from federation.models import Club, Player
 
 #: The DIRS scale: 000 = 21 kyu, 290 = 9 dan; "every rating from 290 up is 9 dan", typed ratings stop at 300.
 DIRS_RATING_MAX = 300
+#: A club game of any handicap is recorded (one of more than 9 stones is never rated, rules/go.md part 2); the
+#: bound is only there to catch a typing slip (a 19x19 board holds far fewer handicap stones in practice).
+MAX_RECORDED_STONES = 25
 
 
 class Komi(models.TextChoices):
@@ -63,7 +65,8 @@ class DirsGame(models.Model):
     )
     white = models.ForeignKey(Player, verbose_name=_("white"), on_delete=models.PROTECT, related_name="+")
     black = models.ForeignKey(Player, verbose_name=_("black"), on_delete=models.PROTECT, related_name="+")
-    handicap = models.PositiveSmallIntegerField(_("handicap"), validators=[MaxValueValidator(9)])
+    # Any number of stones: a historical game above 9 is recorded, not rated (rules/go.md, part 2).
+    handicap = models.PositiveSmallIntegerField(_("handicap"))
     komi = models.CharField(_("komi"), max_length=10, choices=Komi.choices)
     winner = models.CharField(_("winner"), max_length=5, choices=DirsWinner.choices)
     rated = models.BooleanField(_("rated"))

@@ -21,8 +21,16 @@ def player_section(request, player) -> str | None:
         return None
     games = list(selectors.dirs_player_games(player_id=player.pk).filter(rated=True))
     points = selectors.dirs_chart_points(rating=rating, games=games)
+    starting = selectors.dirs_starting_rating_of(player=player)
     return render_to_string(
         "dirs/section_player.html",
-        {"rating": rating, "points": points, "chart": chart_of(points), "player": player},
+        {
+            "rating": rating,
+            "points": points,
+            "chart": chart_of(points),
+            "player": player,
+            "starting": starting,
+            "starting_rating": f"{int(starting.rating):03d}" if starting else "",
+        },
         request=request,
     )

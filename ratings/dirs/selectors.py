@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.db.models import F, Q, QuerySet, Window
 from django.db.models.functions import Rank
 
@@ -25,6 +27,13 @@ def dirs_rating_get(*, player_id: int) -> DirsRating:
 
 def dirs_rating_of(*, player: Player) -> DirsRating | None:
     return DirsRating.objects.select_related("club").filter(player=player).first()
+
+
+def dirs_starting_rating_of(*, player: Player):
+    """The rating carried over from the federation's list (``StartingRating`` of the DIRS list), or None."""
+    from ratings.models import Engine, StartingRating
+
+    return StartingRating.objects.filter(player=player, rating_list__engine=Engine.DIRS).first()
 
 
 def dirs_ratings_by_player() -> dict[int, int]:
@@ -75,3 +84,57 @@ def player_version_fragments(player_id: int) -> list:
         (f"SELECT MAX(updated_at) FROM {DirsRating._meta.db_table}", []),
         (f"SELECT MAX(id) FROM {DirsGame._meta.db_table}", []),
     ]
+
+
+def dirs_list_document(*, as_of: dt.date | None = None) -> dict:
+    """The club rating as of ``as_of`` (the games played up to that day, or all), as exactly the document
+    ``manage.py rate`` prints for the same history (``docs/rate-cli.md``): every DIRS-rated player's rating and
+    acceleration, and each game's rated flag, the ratings after it, its reason and explanation, in the order rated.
+    """
+    from ratings.history import player_ids_map
+    from ratings.models import Engine, StartingRating
+
+    carried = dict(
+        StartingRating.objects.filter(rating_list__engine=Engine.DIRS, acceleration__isnull=False).values_list(
+            "player_id", "acceleration"
+        )
+    )
+    states = {
+        pk: (rating, carried.get(pk, 0))
+        for pk, rating in DirsRating.objects.order_by("player_id").values_list("player_id", "initial_rating")
+    }
+    games = DirsGame.objects.order_by("id")
+    if as_of is not None:
+        games = games.filter(date__lte=as_of)
+    out = []
+    for row in games.values_list(
+        "white_id",
+        "black_id",
+        "rated",
+        "white_after",
+        "black_after",
+        "white_acceleration_after",
+        "black_acceleration_after",
+        "reason_en",
+        "reason_ru",
+        "explanation_en",
+        "explanation_ru",
+    ).iterator(chunk_size=20_000):
+        white, black, rated, white_after, black_after, white_acc, black_acc, reason_en, reason_ru, en, ru = row
+        states[white] = (white_after, white_acc)
+        states[black] = (black_after, black_acc)
+        out.append(
+            {
+                "rated": rated,
+                "white_after": white_after,
+                "black_after": black_after,
+                "reason": {"en": reason_en, "ru": reason_ru},
+                "explanation": {"en": en, "ru": ru},
+            }
+        )
+    ids = player_ids_map(states)
+    return {
+        "ratings": {ids[pk]: rating for pk, (rating, _a) in states.items()},
+        "accelerations": {ids[pk]: acceleration for pk, (_r, acceleration) in states.items()},
+        "games": out,
+    }

@@ -20,7 +20,7 @@ from ratings.engines.common import EngineError, FieldError
 from ratings.models import Engine, RatingList
 from ratings.params import validate_params
 
-from .models import DirsGame, DirsRating
+from .models import MAX_RECORDED_STONES, DirsGame, DirsRating
 
 #: The club rating's list row, so pages and exports address DIRS as they address every other rating list.
 DEFAULT_LIST = {
@@ -94,8 +94,8 @@ def dirs_game_record(
                 field,
                 _("%(name)s has no DIRS rating yet: set it from the declared rank first.") % {"name": player.full_name},
             )
-    if not 0 <= handicap <= dirs.MAX_STONES:
-        raise DirsError("handicap", _("A game has 0 to 9 stones."))
+    if not 0 <= handicap <= MAX_RECORDED_STONES:
+        raise DirsError("handicap", _("A game has 0 to %(n)s stones.") % {"n": MAX_RECORDED_STONES})
     w, b = ratings[white.pk], ratings[black.pk]
     try:
         outcome = dirs.rate_game(

@@ -408,6 +408,35 @@ def rate_document(doc: dict) -> dict:
     }
 
 
+def document_errors(doc: Any) -> list[EngineError]:
+    """Every mistake of a ``dirs`` document, each naming its field (``rate_document`` stops at the first)."""
+    errors: list[EngineError] = []
+    if not isinstance(doc, dict):
+        return [EngineError("document", "is not an object")]
+    system = doc.get("system", "dirs")
+    if system != "dirs":
+        errors.append(EngineError("system", f'{system!r} is not "dirs"'))
+    for key, parse_value in (("ratings", _parse_rating), ("accelerations", _parse_acceleration)):
+        values = doc.get(key, {})
+        if not isinstance(values, dict):
+            errors.append(EngineError(key, "is not an object of player: number"))
+            continue
+        for name, value in values.items():
+            try:
+                parse_value(value, f"{key}.{name}")
+            except EngineError as error:
+                errors.append(error)
+    games = doc.get("games", [])
+    if not isinstance(games, list):
+        return [*errors, EngineError("games", "is not a list")]
+    for index, raw in enumerate(games):
+        try:
+            _parse_game(raw, f"games[{index}]")
+        except EngineError as error:
+            errors.append(error)
+    return errors
+
+
 def _parse_game(raw: Any, where: str) -> tuple[str, str, str, int, str, int | None]:
     parse_object(raw, where)
     white, black, winner = (require(raw, key, where) for key in ("white", "black", "winner"))
@@ -449,6 +478,7 @@ __all__ = [
     "RatedCheck",
     "check_rated",
     "climb",
+    "document_errors",
     "fall",
     "parse_rank",
     "prescribed_handicap",

@@ -119,7 +119,8 @@ class Placement:
 
 @dataclass(frozen=True, slots=True)
 class RatedTournament:
-    """A tournament as the engine needs it. ``sqrt_rule=None`` follows the rating list's setting."""
+    """A tournament as the engine needs it. ``sqrt_rule=None`` and ``sealed_cap=None`` follow the rating list's
+    setting; ``True``/``False`` is the tournament's own optional rule, set by federation staff."""
 
     id: str
     date: dt.date
@@ -127,6 +128,7 @@ class RatedTournament:
     results: tuple[Placement, ...]
     format: str = ""
     sqrt_rule: bool | None = None
+    sealed_cap: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,7 +365,8 @@ def _rate_valid_tournament(
     total = sum(before)
     draft = _draft_bonus(tournament, settings)
     k = tournament.k + (1 if draft else 0)
-    sealed = settings.sealed_cap and tournament.format == "sealed"
+    sealed_cap = settings.sealed_cap if tournament.sealed_cap is None else tournament.sealed_cap
+    sealed = sealed_cap and tournament.format == "sealed"
     sqrt_rule = settings.sqrt_rule if tournament.sqrt_rule is None else tournament.sqrt_rule
     context = TournamentContext(
         tournament_id=tournament.id,
@@ -543,6 +546,8 @@ def _validate_tournament(tournament: RatedTournament, where: str) -> None:
         raise EngineError(f"{where}.format", f"{tournament.format!r} is not a string")
     if tournament.sqrt_rule is not None:
         parse_bool(tournament.sqrt_rule, f"{where}.sqrt_rule")
+    if tournament.sealed_cap is not None:
+        parse_bool(tournament.sealed_cap, f"{where}.sealed_cap")
     results = tournament.results
     u = len(results)
     places: dict[int, int] = {}
@@ -572,7 +577,8 @@ def _validate_tournament(tournament: RatedTournament, where: str) -> None:
 def rate_document(doc: dict) -> dict:
     """The ``gorbunov`` section of `RATE_CLI.md`: a JSON document in, a JSON document out.
 
-    Options: ``sqrt_rule`` (also per tournament), ``sealed_cap`` (default true), ``min_participants`` (default 4),
+    Options: ``sqrt_rule``, ``sealed_cap`` (default true; both may also be set per tournament, overriding the
+    list's), ``min_participants`` (default 4),
     ``draft_bonus_since`` (default 2004-04-01). Besides the documented keys the output has ``excluded`` (only when
     a tournament is too small to be rated, with the reason) and each change has ``after`` and ``explanation``.
     """
@@ -606,6 +612,45 @@ def rate_document(doc: dict) -> dict:
     if excluded:
         result["excluded"] = excluded
     return result
+
+
+def document_errors(doc: Any) -> list[EngineError]:
+    """Every mistake of a ``gorbunov`` document, each naming its field (``rate_document`` stops at the first):
+    what ``manage.py import_history`` reports before it saves anything."""
+    errors: list[EngineError] = []
+
+    def attempt(function, *args):
+        try:
+            return function(*args)
+        except EngineError as error:
+            errors.append(error)
+            return None
+
+    if attempt(parse_object, doc, "document") is None:
+        return errors
+    system = doc.get("system", "gorbunov")
+    if system != "gorbunov":
+        errors.append(EngineError("system", f'{system!r} is not "gorbunov"'))
+    ratings = doc.get("ratings", {})
+    if attempt(parse_object, ratings, "ratings") is not None:
+        for player, value in ratings.items():
+            attempt(_parse_rating, value, f"ratings.{player}")
+    attempt(_parse_options, doc.get("options", {}))
+    raw_tournaments = attempt(parse_list, doc.get("tournaments", []), "tournaments") or []
+    seen: dict[str, int] = {}
+    for index, raw in enumerate(raw_tournaments):
+        where = f"tournaments[{index}]"
+        before = len(errors)
+        tournament = attempt(_parse_tournament, raw, where)
+        if tournament is not None:
+            attempt(_validate_tournament, tournament, where)
+        if len(errors) > before:
+            continue
+        if tournament.id in seen:
+            errors.append(EngineError(f"{where}.id", f'"{tournament.id}" is also tournaments[{seen[tournament.id]}]'))
+            continue
+        seen[tournament.id] = index
+    return errors
 
 
 def _parse_rating(value: Any, where: str) -> int:
@@ -650,6 +695,7 @@ def _parse_tournament(raw: Any, where: str) -> RatedTournament:
         results=tuple(results),
         format="" if tournament_format is None else tournament_format,
         sqrt_rule=raw.get("sqrt_rule"),
+        sealed_cap=raw.get("sealed_cap"),
     )
 
 
@@ -665,6 +711,7 @@ __all__ = [
     "TournamentContext",
     "TournamentOutcome",
     "WeekOutcome",
+    "document_errors",
     "effective_k",
     "rate_document",
     "rate_season",

@@ -25,6 +25,7 @@ def player_section(request, player) -> str | None:
                 "name": item.rating_list.display_name(language),
                 "slug": item.rating_list.slug,
                 "current": item.current,
+                "starting": item.starting,
                 "chart_id": f"gorbunov-chart-{index}",
                 "data_id": f"gorbunov-chart-{index}-data",
                 "chart": charts.time_chart(

@@ -19,7 +19,7 @@ from federation.models import Player
 from federation.selectors import player_search
 from ratings.engines.gorbunov import week_start
 from ratings.gorbunov.params import validate
-from ratings.models import Engine, RatingChange, RatingEntry, RatingList, RatingSnapshot
+from ratings.models import Engine, RatingChange, RatingEntry, RatingList, RatingSnapshot, StartingRating
 from tournaments.models import Discipline, Tournament, TournamentStatus
 
 WEEK = dt.timedelta(days=7)
@@ -99,6 +99,7 @@ class PlayerRating:
     current: RatingEntry | None
     points: list[tuple[str, int]]
     changes: list[RatingChange]
+    starting: StartingRating | None = None
 
 
 def player_ratings(*, player: Player) -> list[PlayerRating]:
@@ -125,6 +126,8 @@ def player_ratings(*, player: Player) -> list[PlayerRating]:
     )
     for change in changes:
         by_list[change.rating_list_id].changes.append(change)
+    for starting in StartingRating.objects.filter(player=player, rating_list_id__in=list(by_list)):
+        by_list[starting.rating_list_id].starting = starting
     return list(by_list.values())
 
 
@@ -186,3 +189,82 @@ def first_publication(*, rating_list: RatingList, tournament: Tournament, today:
         current = week_start(today)  # a late result: the next publication to come
         first = current if latest < current else current + WEEK
     return first
+
+
+# --- the list as a document of ``manage.py rate`` ------------------------------------------------------------------
+
+
+def gorbunov_list_document(*, rating_list: RatingList, as_of: dt.date | None = None) -> dict:
+    """What the site has published for ``rating_list`` as of ``as_of`` (the publication in force that day, or the
+    newest), as exactly the document ``manage.py rate`` prints for the same history (``docs/rate-cli.md``):
+    ``ratings`` (every player named: starting ratings, every rated player, and at 100 whoever played only in a
+    tournament too small to be rated), ``changes`` in the order ``rate`` gives them, and ``excluded``."""
+    from ratings.history import document_tournament_id, player_ids_map
+    from tournaments.models import Result
+
+    snapshots = RatingSnapshot.objects.filter(rating_list=rating_list)
+    if as_of is not None:
+        snapshots = snapshots.filter(as_of__lte=as_of)
+    snapshot = snapshots.order_by("-as_of").first()
+    ratings: dict[int, int] = {
+        player_id: int(rating)
+        for player_id, rating in StartingRating.objects.filter(rating_list=rating_list).values_list(
+            "player_id", "rating"
+        )
+    }
+    changes: list[dict] = []
+    excluded: list[dict] = []
+    if snapshot is not None:
+        entries = RatingEntry.objects.filter(snapshot__rating_list=rating_list, snapshot__as_of__lte=snapshot.as_of)
+        for player_id, rating in (
+            entries.order_by("snapshot__as_of").values_list("player_id", "rating").iterator(chunk_size=20_000)
+        ):
+            ratings[player_id] = int(rating)
+        summaries = list(
+            RatingSnapshot.objects.filter(rating_list=rating_list, as_of__lte=snapshot.as_of).values_list(
+                "summary", flat=True
+            )
+        )
+        processed = [pk for summary in summaries for pk in (summary or {}).get("tournaments", [])]
+        not_rated = {int(pk): reason for s in summaries for pk, reason in (s or {}).get("not_rated", {}).items()}
+        heads = {
+            pk: (week_start(end_date), end_date, pk, external_id)
+            for pk, end_date, external_id in Tournament.objects.filter(pk__in=processed).values_list(
+                "pk", "end_date", "external_id"
+            )
+        }
+        order: dict[tuple[int, int], int] = {}
+        rows = Result.objects.filter(tournament_id__in=processed).values_list("tournament_id", "player_id", "pk")
+        for tournament_id, player_id, result_pk in rows.iterator(chunk_size=20_000):
+            if player_id is not None:
+                order[(tournament_id, player_id)] = result_pk
+                ratings.setdefault(player_id, 100)
+        stored = RatingChange.objects.filter(rating_list=rating_list, snapshot__as_of__lte=snapshot.as_of)
+        items = []
+        for tournament_id, player_id, before, delta, after, en, ru in stored.values_list(
+            "tournament_id", "player_id", "before", "delta", "after", "explanation_en", "explanation_ru"
+        ).iterator(chunk_size=20_000):
+            key = (*heads[tournament_id][:3], order.get((tournament_id, player_id), 0))
+            items.append((key, tournament_id, player_id, int(before), int(delta), int(after), en, ru))
+        items.sort(key=lambda item: item[0])
+        names = player_ids_map(ratings)
+        tournament_ids = {pk: document_tournament_id(pk=pk, external_id=head[3]) for pk, head in heads.items()}
+        for _key, tournament_id, player_id, before, delta, after, en, ru in items:
+            changes.append(
+                {
+                    "tournament": tournament_ids[tournament_id],
+                    "player": names[player_id],
+                    "before": before,
+                    "delta": delta,
+                    "after": after,
+                    "explanation": {"en": en, "ru": ru},
+                }
+            )
+        for pk in sorted(not_rated, key=lambda pk: heads[pk][:3]):
+            excluded.append({"tournament": tournament_ids[pk], "reason": not_rated[pk]})
+    else:
+        names = player_ids_map(ratings)
+    document: dict = {"ratings": {names[pk]: rating for pk, rating in ratings.items()}, "changes": changes}
+    if excluded:
+        document["excluded"] = excluded
+    return document

@@ -48,7 +48,7 @@ from ratings.engines.gorbunov import (
     week_start,
 )
 from ratings.gorbunov.params import ALL_FORMATS, engine_settings, validate
-from ratings.models import Engine, RatingChange, RatingEntry, RatingList, RatingSnapshot
+from ratings.models import Engine, RatingChange, RatingEntry, RatingList, RatingSnapshot, StartingRating
 from ratings.progress import Progress
 from tournaments.models import CardFormat, Discipline, Result, Tournament, TournamentStatus
 
@@ -144,7 +144,8 @@ def _eligible(rating_list: RatingList, before: dt.date):
 
 def _load(queryset) -> list[_Loaded]:
     """Tournaments and their results in two queries whatever their number, in date order."""
-    heads = {pk: rest for pk, *rest in queryset.values_list("pk", "end_date", "k", "card_format").iterator()}
+    columns = ("pk", "end_date", "k", "card_format", "sqrt_rule", "sealed_cap")
+    heads = {pk: rest for pk, *rest in queryset.values_list(*columns).iterator()}
     if not heads:
         return []
     results: dict[int, list[tuple[int, int | None, int]]] = {pk: [] for pk in heads}
@@ -156,7 +157,7 @@ def _load(queryset) -> list[_Loaded]:
     for tournament_id, result_pk, player_id, place in rows_query.iterator(chunk_size=20_000):
         results[tournament_id].append((result_pk, player_id, place))
     loaded = []
-    for pk, (end_date, k, card_format) in heads.items():
+    for pk, (end_date, k, card_format, sqrt_rule, sealed_cap) in heads.items():
         rows = results[pk]
         players = {}
         placements = []
@@ -171,11 +172,24 @@ def _load(queryset) -> list[_Loaded]:
         elif not k:
             problem = "K is not set"
         rated = RatedTournament(
-            id=str(pk), date=end_date, k=k or 1, results=tuple(placements), format=card_format or "", sqrt_rule=None
+            id=str(pk),
+            date=end_date,
+            k=k or 1,
+            results=tuple(placements),
+            format=card_format or "",
+            sqrt_rule=sqrt_rule,
+            sealed_cap=sealed_cap,
         )
         loaded.append(_Loaded(pk, end_date, rated, players, problem))
     loaded.sort(key=lambda t: (t.end_date, t.pk))
     return loaded
+
+
+def starting_ratings(rating_list: RatingList) -> dict[int, int]:
+    """The ratings the list starts from (``StartingRating``, the federation's list carried over): every rebuild
+    begins with them; everyone else starts at 100."""
+    rows = StartingRating.objects.filter(rating_list=rating_list).values_list("player_id", "rating")
+    return {player_id: int(rating) for player_id, rating in rows.iterator(chunk_size=20_000)}
 
 
 def _processed(rating_list: RatingList) -> set[int]:
@@ -446,7 +460,8 @@ def _write_week(rating_list: RatingList, previous: RatingSnapshot | None, week: 
 
 def gorbunov_rebuild(*, rating_list_id: int, progress: Progress | None = None) -> PublicationResult:
     """Recompute the whole history of a list from its first tournament, in one transaction: every snapshot and
-    change of the list is deleted and written again up to the newest published week (this week if none)."""
+    change of the list is deleted and written again up to the newest published week (this week if none), starting
+    from the list's starting ratings (``StartingRating``)."""
     started = time.perf_counter()
     with transaction.atomic():
         rating_list = _lock(rating_list_id)
@@ -491,11 +506,12 @@ def _rebuild_locked(rating_list: RatingList, target: dt.date, progress: Progress
     if snapshots and snapshots[0].pk is None:  # backends that do not return ids
         snapshots = list(RatingSnapshot.objects.filter(rating_list=rating_list).order_by("as_of"))
     entry_rows: list[tuple] = []
+    starting = starting_ratings(rating_list)  # read before the COPY starts: no query may run inside it
 
     def changes_week_by_week() -> Iterable[tuple]:
         # One COPY stream for all the changes: PostgreSQL stores (and checks) the rows of a week while the next
         # week is computed here.
-        ratings: dict[int, int] = {}
+        ratings: dict[int, int] = starting
         events: dict[int, int] = {}
         for index, (as_of, snapshot) in enumerate(zip(weeks, snapshots, strict=True)):
             if progress and index % 10 == 0:

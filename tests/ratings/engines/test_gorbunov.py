@@ -505,3 +505,35 @@ def test_engine_imports_no_django():
     root = Path(__file__).resolve().parents[3]
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root)
     assert result.stdout.strip() == "[]"
+
+
+def test_a_tournament_may_switch_the_sealed_cap_off_or_on_against_its_list():
+    """rules/gorbunov.md, example A, 10th place in a sealed tournament: -47, capped at -45 unless the tournament says
+    otherwise (staff may override a list's optional rules per tournament)."""
+    from ratings.engines.gorbunov import rate_document
+
+    others = {f"p{i}": 125 for i in range(10)} | {"p10": 120}
+    field = list(others)
+    field.insert(9, "x")
+
+    def delta(**rules):
+        doc = {
+            "ratings": {"x": 190, **others},
+            "options": {"sealed_cap": rules.pop("list_cap", True)},
+            "tournaments": [
+                {
+                    "id": "A",
+                    "date": "2019-03-07",
+                    "k": 4,
+                    "format": "sealed",
+                    **rules,
+                    "results": [{"player": p, "place": i + 1} for i, p in enumerate(field)],
+                }
+            ],
+        }
+        return next(c["delta"] for c in rate_document(doc)["changes"] if c["player"] == "x")
+
+    assert delta() == -45
+    assert delta(sealed_cap=False) == -47
+    assert delta(list_cap=False) == -47
+    assert delta(list_cap=False, sealed_cap=True) == -45

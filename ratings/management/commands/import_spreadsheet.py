@@ -1,0 +1,62 @@
+"""``python manage.py import_spreadsheet --tournaments T.csv --results R.csv [--players P.csv]``: a Gorbunov history
+kept in spreadsheets, loaded by the same services as ``import_history`` (``ratings.spreadsheet``)."""
+
+import json
+from pathlib import Path
+
+from django.core.management.base import BaseCommand
+
+from ratings.engines.common import EngineError
+from ratings.history import HistoryError, history_check, history_import
+from ratings.spreadsheet import document_error, spreadsheet_document
+
+
+class Command(BaseCommand):
+    help = (
+        "Import a Gorbunov history from CSV or XLSX tables of players, tournaments and results (README: 'The "
+        "spreadsheet path'); every error is named by file, row and column, and nothing is saved while any is left."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--players", help="players table: id, name, name_latin, city, club, country, rating")
+        parser.add_argument("--tournaments", required=True, help="tournaments table: id, date, k, format, name, city")
+        parser.add_argument("--results", required=True, help="results table: tournament, player, place")
+        parser.add_argument("--ratings-date", dest="ratings_date", help="date of the federation's list (YYYY-MM-DD)")
+        parser.add_argument("--list", dest="list_slug", help="the Gorbunov list (slug); default: gorbunov")
+        parser.add_argument("--check", action="store_true", help="only check the tables and print the counts")
+
+    def handle(self, *args, **options):
+        files = {}
+        for key in ("players", "tournaments", "results"):
+            if options[key]:
+                path = Path(options[key])
+                try:
+                    files[key] = (path.read_bytes(), path.name)
+                except OSError as error:
+                    self._fail([f"{path}: cannot read ({error.__class__.__name__})"])
+        where: dict[str, str] = {}
+        try:
+            doc, where = spreadsheet_document(
+                players=files.get("players"),
+                tournaments=files["tournaments"],
+                results=files["results"],
+                ratings_date=options["ratings_date"],
+            )
+            if options["check"]:
+                counts = history_check(doc=doc, list_slug=options["list_slug"])
+                self.stdout.write(json.dumps(counts, ensure_ascii=False))
+                return
+            report = history_import(doc=doc, list_slug=options["list_slug"], progress=self._progress)
+        except HistoryError as error:
+            self._fail([document_error(e, where) for e in error.errors])
+        except EngineError as error:
+            self._fail([document_error(error, where)])
+        self.stdout.write(json.dumps(report.as_dict(), ensure_ascii=False))
+
+    def _progress(self, done: int, total: int, step: str) -> None:
+        self.stderr.write(f"{done}/{total} {step}")
+
+    def _fail(self, lines: list[str]) -> None:
+        for line in lines:
+            self.stderr.write(line.replace("\n", " "))
+        raise SystemExit(1)
