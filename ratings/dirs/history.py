@@ -42,6 +42,7 @@ from ratings.models import Engine, RatingList, StartingRating
 from ratings.progress import Progress
 
 from .models import DirsGame, DirsRating
+from .services import game_outcome_fields
 
 BATCH = 5000
 
@@ -230,7 +231,6 @@ def _rate_batch(games, dates, first, last, players, date, user_id) -> dt.date:
             handicap=handicap,
             komi=komi,
         )
-        explanation = outcome.explanation
         new.append(
             DirsGame(
                 date=date,
@@ -239,19 +239,7 @@ def _rate_batch(games, dates, first, last, players, date, user_id) -> dt.date:
                 handicap=handicap,
                 komi=komi,
                 winner=winner,
-                rated=outcome.rated,
-                reason_en=outcome.check.reason.en,
-                reason_ru=outcome.check.reason.ru,
-                explanation_en=explanation.en,
-                explanation_ru=explanation.ru,
-                white_before=white.rating,
-                black_before=black.rating,
-                white_after=outcome.white_after.rating,
-                black_after=outcome.black_after.rating,
-                white_acceleration_before=white.acceleration,
-                black_acceleration_before=black.acceleration,
-                white_acceleration_after=outcome.white_after.acceleration,
-                black_acceleration_after=outcome.black_after.acceleration,
+                **game_outcome_fields(outcome, white, black),
                 entered_by_id=user_id,
             )
         )

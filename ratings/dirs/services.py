@@ -107,7 +107,6 @@ def dirs_game_record(
         )
     except EngineError as error:
         raise DirsError(error.field, error.message) from error
-    explanation = outcome.explanation
     game = DirsGame(
         date=date,
         club=club,
@@ -116,19 +115,7 @@ def dirs_game_record(
         handicap=handicap,
         komi=komi,
         winner=winner,
-        rated=outcome.rated,
-        reason_en=outcome.check.reason.en,
-        reason_ru=outcome.check.reason.ru,
-        explanation_en=explanation.en,
-        explanation_ru=explanation.ru,
-        white_before=w.rating,
-        black_before=b.rating,
-        white_after=outcome.white_after.rating,
-        black_after=outcome.black_after.rating,
-        white_acceleration_before=w.acceleration,
-        black_acceleration_before=b.acceleration,
-        white_acceleration_after=outcome.white_after.acceleration,
-        black_acceleration_after=outcome.black_after.acceleration,
+        **game_outcome_fields(outcome, w, b),
         board=board,
         entered_by=user if user is not None and user.is_authenticated else None,
     )
@@ -180,3 +167,25 @@ def dirs_game_take_back(*, board: models.Model) -> None:
             row.games = max(row.games - 1, 0)
             row.save(update_fields=["rating", "acceleration", "games", "updated_at"])
     game.delete()
+
+
+def game_outcome_fields(outcome, white, black) -> dict:
+    """A DirsGame's rated flag, reason, explanation and both players' before/after, from the engine's outcome.
+
+    ``white`` and ``black`` are the states before the game (anything with ``rating`` and ``acceleration``).
+    """
+    return {
+        "rated": outcome.rated,
+        "reason_en": outcome.check.reason.en,
+        "reason_ru": outcome.check.reason.ru,
+        "explanation_en": outcome.explanation.en,
+        "explanation_ru": outcome.explanation.ru,
+        "white_before": white.rating,
+        "black_before": black.rating,
+        "white_after": outcome.white_after.rating,
+        "black_after": outcome.black_after.rating,
+        "white_acceleration_before": white.acceleration,
+        "black_acceleration_before": black.acceleration,
+        "white_acceleration_after": outcome.white_after.acceleration,
+        "black_acceleration_after": outcome.black_after.acceleration,
+    }
