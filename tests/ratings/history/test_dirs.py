@@ -127,6 +127,6 @@ def test_the_player_page_says_the_dirs_rating_was_carried_over(client, import_do
     import_doc(worked_streak())
     ann = Player.objects.get(external_id="ann")
     page = client.get(f"/en/players/{ann.pk}/").content.decode()
-    assert "Starting rating 095 (acceleration 3), carried over from the federation's list of 2019-01-01." in page
+    assert "Starting rating 095 (acceleration 3), carried over from the federation's list of 1 Jan 2019." in page
     page = client.get(f"/players/{ann.pk}/").content.decode()
-    assert "Начальный рейтинг 095 (ускорение 3) перенесён из списка федерации от 2019-01-01." in page
+    assert "Начальный рейтинг 095 (ускорение 3) перенесён из списка федерации от 01.01.2019." in page
