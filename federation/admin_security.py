@@ -8,22 +8,58 @@ Every ``ModelAdmin`` of the site builds on these instead of on django-simple-his
 - ``PublishedRecordAdmin``: published rating lists (snapshots, their entries and changes, preferans deal results) are
   the federation's record: nobody adds, changes or deletes one in the admin, superusers included.
 - ``StaffOnlyFieldsMixin``: fields an organiser sees read-only, and fields an organiser does not see at all.
+- ``BoundedDatesMixin`` (in ``FederationModelAdmin`` and every inline): a date typed in any admin form lies within
+  ``federation.bounds.DATE_MIN``..``DATE_MAX``; 9999-12-31 was accepted and later overflowed a week's arithmetic.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.contrib import admin
 from django.contrib.admin.utils import unquote
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import models
 from django.http import Http404
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 from simple_history.admin import SimpleHistoryAdmin
+
+from federation.bounds import DATE_MAX, DATE_MIN
 
 SAFE_METHODS = ("GET", "HEAD")
 #: Reading the admin's record of who changed what (both histories): federation staff hold it (``federation.roles``).
 AUDIT_PERMISSION = "admin.view_logentry"
 
 
-class FederationModelAdmin(admin.ModelAdmin):
+def date_within_bounds(value: dt.date | dt.datetime | None) -> None:
+    """A form's date (or the day of a date and time) between ``DATE_MIN`` and ``DATE_MAX``, or a message saying so."""
+    if value is None:
+        return
+    day = value.date() if isinstance(value, dt.datetime) else value
+    if not DATE_MIN <= day <= DATE_MAX:
+        raise ValidationError(
+            _("Enter a date between %(first)s and %(last)s.")
+            % {"first": date_format(DATE_MIN, "SHORT_DATE_FORMAT"), "last": date_format(DATE_MAX, "SHORT_DATE_FORMAT")},
+            code="date_out_of_bounds",
+        )
+
+
+class BoundedDatesMixin:
+    """Every date and date-and-time field of the admin's forms checked by ``date_within_bounds``."""
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        field = super().formfield_for_dbfield(db_field, request, **kwargs)
+        if field is not None and isinstance(db_field, models.DateField):  # DateTimeField is a DateField
+            field.validators.append(date_within_bounds)
+        return field
+
+
+class FederationInline(BoundedDatesMixin, admin.TabularInline):
+    """The base of the site's tabular inlines (dates within bounds, as on every admin form)."""
+
+
+class FederationModelAdmin(BoundedDatesMixin, admin.ModelAdmin):
     """The base of every ModelAdmin of the site: Django's own "History" page (the admin log) is staff's only.
 
     Django shows it to anyone who may view the object; it names who changed what, so organisers do not read it.

@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from federation.admin import installed_admin_hooks
-from federation.admin_security import AuditedHistoryAdmin
+from federation.admin_security import AuditedHistoryAdmin, FederationInline
 from tournaments import services
 from tournaments.models import Discipline, Stage, Tournament, TournamentStatus
 
@@ -86,7 +86,7 @@ class LockedWhenApprovedMixin:
         return not self._locked(request, obj) and super().has_delete_permission(request, obj)
 
 
-class StageInline(LockedWhenApprovedMixin, admin.TabularInline):
+class StageInline(LockedWhenApprovedMixin, FederationInline):
     model = Stage
     fields = ["number", "hanchans", "players"]
     extra = 0

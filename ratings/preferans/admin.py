@@ -17,7 +17,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from federation import bounds
-from federation.admin_security import FederationModelAdmin, PublishedRecordAdmin, StaffOnlyFieldsMixin
+from federation.admin_security import (
+    FederationInline,
+    FederationModelAdmin,
+    PublishedRecordAdmin,
+    StaffOnlyFieldsMixin,
+)
 from federation.models import Player
 from federation.uploads import Checked, UploadFlow
 from ratings.preferans.importing import deals_parse
@@ -87,7 +92,7 @@ class SeatFormSet(BaseInlineFormSet):
             )
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(FederationInline):
     model = Seat
     formset = SeatFormSet
     extra = 3
@@ -107,7 +112,7 @@ class SeatInline(admin.TabularInline):
         return not self._locked(obj) and super().has_delete_permission(request, obj)
 
 
-class DealInline(admin.TabularInline):
+class DealInline(FederationInline):
     model = Deal
     extra = 0
     fields = ["number", "external_id", "applied_at", "changes"]

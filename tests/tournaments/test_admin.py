@@ -352,3 +352,37 @@ def test_organiser_cannot_merge_players(client):
         "/admin/federation/player/", {"action": "merge_players", "_selected_action": [a.pk, b.pk], "keep": a.pk}
     )
     assert type(a).objects.count() == 2
+
+
+@pytest.mark.parametrize("day", ["9999-12-31", "0001-01-01", "1899-12-31", "2101-01-01"])
+def test_a_date_beyond_the_sites_bounds_is_refused_by_name_and_nothing_is_saved(client, day):
+    """Year 9999 was accepted and later overflowed a rating week; every admin date lies in 1900..2100."""
+    client.force_login(federation_staff())
+    page = client.post(ADD_URL, _tournament_form(start_date=day, end_date=day))
+    assert page.status_code == 200
+    errors = page.context["adminform"].form.errors
+    assert errors["start_date"] == ["Введите дату между 01.01.1900 и 31.12.2100."]
+    assert not Tournament.objects.exists()
+
+
+def test_an_inline_date_is_bounded_too():
+    """The bound is on every form of the site's own models: each ModelAdmin and inline builds on the bounded bases."""
+    import datetime as dt
+
+    from django.contrib import admin
+    from django.core.exceptions import ValidationError
+
+    from federation.admin_security import FederationInline, FederationModelAdmin, date_within_bounds
+    from tournaments.admin import StageInline
+
+    assert issubclass(StageInline, FederationInline)
+    ours = {"federation", "ratings", "tournaments", "dirs", "gorbunov", "mahjong", "preferans", "go"}
+    unbounded = [
+        model._meta.label
+        for model, model_admin in admin.site._registry.items()
+        if model._meta.app_label in ours and not isinstance(model_admin, FederationModelAdmin)
+    ]
+    assert unbounded == []
+    date_within_bounds(dt.date(2026, 3, 7))
+    with pytest.raises(ValidationError):
+        date_within_bounds(dt.datetime(2101, 1, 1, 12, 0, tzinfo=dt.UTC))

@@ -5,12 +5,12 @@ The round-by-round work happens on the director's pages (``go:tournament``); the
 
 from django.contrib import admin
 
-from federation.admin_security import FederationModelAdmin
+from federation.admin_security import FederationInline, FederationModelAdmin
 
 from .models import Board, Bye, GoTournament, Registration, Round, StandingRow
 
 
-class RegistrationInline(admin.TabularInline):
+class RegistrationInline(FederationInline):
     model = Registration
     extra = 0
     fields = ["name", "player", "rating", "rating_source", "first_round", "withdrawn_after"]
@@ -35,7 +35,7 @@ class RegistrationAdmin(FederationModelAdmin):
     raw_id_fields = ["player", "tournament"]
 
 
-class BoardInline(admin.TabularInline):
+class BoardInline(FederationInline):
     model = Board
     extra = 0
     fields = ["number", "white", "black", "handicap", "komi_kind", "komi", "result", "entered_by", "entered_at"]
@@ -43,7 +43,7 @@ class BoardInline(admin.TabularInline):
     can_delete = False
 
 
-class ByeInline(admin.TabularInline):
+class ByeInline(FederationInline):
     model = Bye
     extra = 0
     readonly_fields = ["registration"]
