@@ -26,7 +26,7 @@ def pytest_collection_modifyitems(items):
         fixtures = getattr(item, "fixturenames", ())
         if "postgres" in fixtures:
             item.add_marker(pytest.mark.postgres)
-        if "celery_worker" in fixtures:
+        if "celery_worker" in fixtures or "celery_workers" in fixtures:
             item.add_marker(pytest.mark.celery_worker)
 
 
@@ -55,12 +55,10 @@ def postgres(db):
 
 
 @pytest.fixture
-def celery_worker(transactional_db, postgres):
-    """A real ``celery worker`` process on its own queue, reading the test database and a Redis broker.
-
-    Yields the queue name; send tasks with ``task.apply_async(..., queue=queue)`` (or set the task's default
-    route) and wait on the result or poll the database.
-    """
+def celery_workers(transactional_db, postgres):
+    """Start real ``celery worker`` processes on one queue of their own, reading the test database and a Redis
+    broker: ``start()`` starts one and returns its process (a test may kill it), all stopped at the end. Exposes
+    ``.queue``; send tasks with ``task.apply_async(..., queue=queue)`` (or route the tasks there)."""
     from django.conf import settings
     from django.db import connection
 
@@ -83,49 +81,63 @@ def celery_worker(transactional_db, postgres):
     }
     old = (app.conf.task_always_eager, app.conf.broker_url, app.conf.result_backend)
     app.conf.update(task_always_eager=False, broker_url=broker, result_backend=broker)
-    worker = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "federation",
-            "worker",
-            "-P",
-            "solo",
-            "-Q",
-            queue,
-            "--loglevel=INFO",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "-n",
-            f"{queue}@%h",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    try:
+    processes: list[subprocess.Popen] = []
+
+    def start() -> subprocess.Popen:
+        name = f"{queue}-{len(processes)}"
+        worker = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "federation",
+                "worker",
+                "-P",
+                "solo",
+                "-Q",
+                queue,
+                "--loglevel=INFO",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+                "-n",
+                f"{name}@%h",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        processes.append(worker)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if worker.poll() is not None:
                 pytest.fail("the Celery worker exited: " + (worker.stdout.read() if worker.stdout else ""))
-            replies = app.control.ping(destination=[f"{queue}@{os.uname().nodename}"], timeout=1.0)
-            if replies:
-                break
-        else:
-            pytest.fail("the Celery worker did not start within 60 s")
-        yield queue
+            if app.control.ping(destination=[f"{name}@{os.uname().nodename}"], timeout=1.0):
+                return worker
+        pytest.fail("the Celery worker did not start within 60 s")
+
+    start.queue = queue
+    try:
+        yield start
     finally:
-        worker.terminate()
-        try:
-            worker.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            worker.kill()
+        for worker in processes:
+            if worker.poll() is None:
+                worker.terminate()
+                try:
+                    worker.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    worker.kill()
         app.conf.update(task_always_eager=old[0], broker_url=old[1], result_backend=old[2])
+
+
+@pytest.fixture
+def celery_worker(celery_workers):
+    """One real ``celery worker`` process (see ``celery_workers``); yields the queue name."""
+    celery_workers()
+    return celery_workers.queue
 
 
 @pytest.fixture(autouse=True)

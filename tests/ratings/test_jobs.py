@@ -228,3 +228,77 @@ def test_a_job_started_in_the_admin_runs_on_a_real_worker(celery_worker, client)
     assert run.outcome == {"mahjong-rr": 2}
     page = client.get(f"/en/admin/ratings/jobrun/{run.pk}/change/").content.decode()
     assert "Rebuilt 2025-01-01 – 2025-03-01; snapshots written: mahjong-rr: 2." in page
+
+
+def _wait_for(run, states, seconds=60.0):
+    import time
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        run.refresh_from_db()
+        if run.state in states:
+            return run
+        time.sleep(0.1)
+    pytest.fail(f"run {run.pk} stayed {run.state} for {seconds} s")
+
+
+@pytest.mark.celery_worker
+def test_a_worker_killed_mid_run_leaves_nothing_half_written_and_the_run_is_lost_then_run_again(celery_workers, client):
+    """The whole way, with real processes: a rebuild is running on a real worker (held at the list's lock by another
+    connection, so that the kill lands mid-run), the worker is killed with SIGKILL, nothing of the range is written,
+    staff see the run lost with what was and was not written, run it again, and a new worker does it. Only the two
+    minutes of silence after which a run counts as lost are not waited for: the heartbeat is moved back instead."""
+    import psycopg
+    from django.db import connection
+    from django.db.models import F
+
+    rr = _mahjong_history()
+    staff = _publisher(client)
+    snapshots_before = RatingSnapshot.objects.filter(rating_list=rr).count()
+    first = celery_workers()
+    old_routes = app.conf.task_routes
+    app.conf.update(task_routes={"ratings.*": {"queue": celery_workers.queue}})
+    db = connection.settings_dict
+    holder = psycopg.connect(
+        host=db["HOST"] or "127.0.0.1", port=db["PORT"] or 5432, user=db["USER"], dbname=db["NAME"], autocommit=False
+    )
+    try:
+        with holder.cursor() as cursor:
+            cursor.execute(f'SELECT id FROM "{RatingList._meta.db_table}" WHERE id = %s FOR UPDATE', [rr.pk])
+        response = client.post(
+            "/en/admin/ratings/ratinglist/mahjong/rebuild/",
+            {"lists": str(rr.pk), "start": "2025-01-01", "end": "2025-03-01", "confirm": "on"},
+        )
+        assert response.status_code == 302
+        run = _wait_for(JobRun.objects.get(), {JobState.RUNNING})
+        with connection.cursor() as cursor:  # the worker's transaction is waiting for the list's lock
+            for _ in range(100):
+                cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()")
+                if cursor.fetchone()[0]:
+                    break
+                __import__("time").sleep(0.1)
+            else:
+                pytest.fail("the worker never reached the list's lock")
+        first.kill()
+        first.wait(timeout=20)
+        holder.rollback()
+        run.refresh_from_db()
+        assert run.state == JobState.RUNNING  # nobody told the database: that is what a lost run looks like
+        assert RatingSnapshot.objects.filter(rating_list=rr).count() == snapshots_before
+
+        JobRun.objects.filter(pk=run.pk).update(heartbeat_at=F("heartbeat_at") - jobs.LOST_AFTER)
+        state = client.get(f"/en/admin/ratings/jobrun/{run.pk}/change/", {"format": "json"}).json()
+        assert (state["state"], state["running"]) == ("lost", False)
+        assert "The worker stopped answering" in state["summary"]
+        assert "Nothing was written: no date of 2025-01-01 – 2025-03-01 was finished." in state["summary"]
+
+        response = client.post(f"/en/admin/ratings/jobrun/{run.pk}/again/", {"confirm": "yes"})
+        again = JobRun.objects.exclude(pk=run.pk).get()
+        assert response["Location"].endswith(f"/jobrun/{again.pk}/change/")
+        celery_workers()
+        again = _wait_for(again, {JobState.SUCCEEDED, JobState.FAILED, JobState.LOST})
+    finally:
+        holder.close()
+        app.conf.update(task_routes=old_routes)
+    assert (again.state, again.started_by, again.outcome) == (JobState.SUCCEEDED, staff, {"mahjong-rr": 2})
+    assert RatingSnapshot.objects.filter(rating_list=rr).count() == snapshots_before + 2
