@@ -273,7 +273,10 @@ def test_a_worker_killed_mid_run_leaves_nothing_half_written_and_the_run_is_lost
         run = _wait_for(JobRun.objects.get(), {JobState.RUNNING})
         with connection.cursor() as cursor:  # the worker's transaction is waiting for the list's lock
             for _ in range(100):
-                cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()")
+                cursor.execute(
+                    "SELECT count(*) FROM pg_stat_activity"
+                    " WHERE wait_event_type = 'Lock' AND datname = current_database()"
+                )
                 if cursor.fetchone()[0]:
                     break
                 __import__("time").sleep(0.1)
