@@ -100,7 +100,7 @@ def _options(raw: Any, rounds: int | None, errors: list[FieldError]) -> pairing.
         if key not in komi:
             continue
         value = komi[key]
-        if not is_number(value) or not 0 <= value <= KOMI_MAX or not is_whole(round(value * 10, 6)):
+        if not is_number(value) or not 0 <= value <= KOMI_MAX or not float(round(value * 10, 6)).is_integer():
             errors.append(EngineError(f"options.komi.{key}", f"{value!r} is not a komi of 0 to {KOMI_MAX} points"))
         else:
             kwargs[name] = value
@@ -113,12 +113,17 @@ def _known(keys, *more: str) -> str:
     return ", ".join(sorted([*keys, *more]))
 
 
-def _players(doc: dict[str, Any], rounds: int | None, errors: list[FieldError]) -> list[pairing.Entrant]:
+def _players(
+    doc: dict[str, Any], rounds: int | None, errors: list[FieldError]
+) -> tuple[list[pairing.Entrant], dict[str, frozenset[int]]]:
+    """The players without a mistake, and every id named with the rounds it is absent from (a player whose rating
+    is wrong is still a player of the games: only the rating is named as wrong)."""
     raw = doc.get("players", [])
     entrants: list[pairing.Entrant] = []
     if not isinstance(raw, list):
-        return entrants  # parse_people names it
+        return entrants, {}  # parse_people names it
     seen: dict[str, int] = {}
+    named: dict[str, frozenset[int]] = {}
     for index, item in enumerate(raw):
         where = f"players[{index}]"
         if not isinstance(item, dict):
@@ -155,14 +160,15 @@ def _players(doc: dict[str, Any], rounds: int | None, errors: list[FieldError]) 
                     rounds_out.add(int(number))
         if isinstance(person_id, str) and person_id and person_id not in seen:
             seen[person_id] = index
+            named[person_id] = frozenset(rounds_out)
         if ok:
             name = item.get("name") if isinstance(item.get("name"), str) else ""
             entrants.append(pairing.Entrant(person_id, int(rating), name.strip(), frozenset(rounds_out)))
-    return entrants
+    return entrants, named
 
 
 def _games(
-    doc: dict[str, Any], players: dict[str, pairing.Entrant], options: pairing.Options | None, errors: list[FieldError]
+    doc: dict[str, Any], players: dict[str, frozenset[int]], options: pairing.Options | None, errors: list[FieldError]
 ) -> list[list[pairing.GameResult | pairing.ByeResult]]:
     raw = doc.get("games", [])
     if not isinstance(raw, list):
@@ -248,7 +254,7 @@ def _person(
     if value in seen:
         errors.append(EngineError(path, f'"{value}" already plays in round {round_number} ({seen[value]})'))
         return None
-    if round_number in players[value].absent:
+    if round_number in players[value]:
         errors.append(EngineError(path, f'"{value}" is marked absent in round {round_number}'))
         return None
     return value
@@ -295,8 +301,8 @@ def check_document(doc: Any) -> Plan:
     if seed is not None and not is_whole(seed):
         errors.append(EngineError("seed", f"{seed!r} is not a whole number"))
     people = parse_people(doc, errors)
-    entrants = _players(doc, rounds, errors)
-    games = _games(doc, {e.id: e for e in entrants}, options, errors)
+    entrants, named = _players(doc, rounds, errors)
+    games = _games(doc, named, options, errors)
     if errors or options is None:
         raise HistoryError(errors)
     try:
