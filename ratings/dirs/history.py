@@ -13,6 +13,9 @@ a historical game of any handicap is recorded (10 stones or more: never rated, a
 - A game's optional ``date`` dates it; without one it takes the previous game's date, then ``ratings_date``, then
   today. ``club`` is not part of the format; imported games have none.
 - A player new to DIRS gets a DIRS rating whose declared rank is the label of their starting rating.
+
+Each batch is rated in memory from one locked read of its players' states and written in bulk
+(``ratings.bulk``: the games by ``COPY``, the states by one ``UPDATE``), with no query per game.
 """
 
 from __future__ import annotations

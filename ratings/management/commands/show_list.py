@@ -1,5 +1,6 @@
-"""``python manage.py show_list SYSTEM [--as-of DATE]``: what the site has published, as ``manage.py rate`` prints
-it for the same history (docs/rate-cli.md)."""
+"""``python manage.py show_list SYSTEM [--as-of DATE] [--tournament ID]``: what the site has published, as
+``manage.py rate`` prints it for the same history (docs/rate-cli.md); for ``selfhandicap``, a tournament's standings
+(``--tournament``, default: the newest finished tournament)."""
 
 import datetime as dt
 import json
