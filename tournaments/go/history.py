@@ -70,7 +70,7 @@ from .models import (
 )
 from .selectors import tournament_data
 from .services import go_registration_add, go_tournament_create
-from .services.common import log, registration_pk
+from .services.common import GoError, log, registration_pk
 from .services.results import complete_round
 
 TYPED_PREFIX = "reg-"
@@ -144,26 +144,35 @@ def selfhandicap_history_import(
         report.add("byes", 0, plan.byes)
         return report
     user = user if user is not None and user.is_authenticated else None
-    with transaction.atomic():
-        players, created = players_ensure([e.id for e in plan.entrants], plan.people)
-        report.add("players", created, len(plan.entrants) - created)
-        go, registrations = _create(plan, players, user)
-        report.add("tournaments", 1)
-        for number in range(1, rounds + 1):
-            if progress:
-                progress(number - 1, rounds, f"round {number}")
-            _round(go, plan, number, registrations, user)
-        report.add("rounds", rounds)
-        report.add("games", plan.boards)
-        report.add("byes", plan.byes)
-        text = {
-            "en": f"imported as history: {len(plan.entrants)} players, {rounds} rounds",
-            "ru": f"импорт истории: игроков {len(plan.entrants)}, туров {rounds}",
-        }
-        log(go, user, "import_history", text)
+    try:
+        _load(plan, report, user, progress)
+    except GoError as error:  # what only the services see (two ids of one member): nothing is kept
+        raise HistoryError([EngineError(error.field or "players", error.message)]) from None
     if progress:
         progress(rounds, rounds, "done")
     return report
+
+
+@transaction.atomic
+def _load(plan: Plan, report: ImportReport, user: AbstractBaseUser | None, progress: Progress | None) -> None:
+    """Players, the tournament and its registrations, then every round, in one transaction."""
+    rounds = plan.options.rounds
+    players, created = players_ensure([e.id for e in plan.entrants], plan.people)
+    report.add("players", created, len(plan.entrants) - created)
+    go, registrations = _create(plan, players, user)
+    report.add("tournaments", 1)
+    for number in range(1, rounds + 1):
+        if progress:
+            progress(number - 1, rounds, f"round {number}")
+        _round(go, plan, number, registrations, user)
+    report.add("rounds", rounds)
+    report.add("games", plan.boards)
+    report.add("byes", plan.byes)
+    text = {
+        "en": f"imported as history: {len(plan.entrants)} players, {rounds} rounds",
+        "ru": f"импорт истории: игроков {len(plan.entrants)}, туров {rounds}",
+    }
+    log(go, user, "import_history", text)
 
 
 def _create(plan: Plan, players: dict[str, int], user: AbstractBaseUser | None) -> tuple[GoTournament, dict[str, int]]:

@@ -260,11 +260,30 @@ def _person(
     return value
 
 
+def _nul_paths(value: Any, path: str):
+    """Where a string (or a key) holds NUL, which no text column stores."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            yield path or "document"
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            where = f"{path}.{key}" if path else str(key)
+            if isinstance(key, str) and "\x00" in key:
+                yield where.replace("\x00", "\\x00")
+            else:
+                yield from _nul_paths(item, where)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _nul_paths(item, f"{path}[{index}]")
+
+
 def check_document(doc: Any) -> Plan:
     """The document read into the engine's input and replayed, or ``HistoryError`` with every mistake."""
     if not isinstance(doc, dict):
         raise HistoryError([EngineError("document", "is not an object")])
-    errors: list[FieldError] = []
+    errors: list[FieldError] = [EngineError(path, "contains a NUL character") for path in _nul_paths(doc, "")]
+    if errors:
+        raise HistoryError(errors)
     for key in doc:
         if key not in TOP_KEYS:
             errors.append(EngineError(str(key), f"unknown key (expected one of {_known(TOP_KEYS)})"))
@@ -302,6 +321,8 @@ def check_document(doc: Any) -> Plan:
         errors.append(EngineError("seed", f"{seed!r} is not a whole number"))
     people = parse_people(doc, errors)
     entrants, named = _players(doc, rounds, errors)
+    if isinstance(doc.get("players", []), list) and len(doc.get("players", [])) < 2:
+        errors.append(EngineError("players", "a tournament has at least 2 players"))
     games = _games(doc, named, options, errors)
     if errors or options is None:
         raise HistoryError(errors)

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from federation.models import Player
-from ratings.history import HistoryError, history_check
+from ratings.history import HistoryError, history_check, history_import
 from ratings.models import JobRun, JobState
 from tests.factories import federation_staff
 from tournaments.go.models import Absence, Board, BoardResult, Bye, GoTournament, Registration, Round, StandingRow
@@ -291,6 +291,16 @@ def test_a_bad_document_saves_nothing_and_names_every_error(postgres, import_fai
     assert _counts() == (0,) * 9
 
 
+def test_text_no_column_can_store_and_a_field_of_one_are_refused(postgres, import_fails):
+    doc = tiebreak_example()
+    doc["name"] = "Кубок\x00"
+    doc["players"][2]["id"] = "c\x00d"
+    assert import_fails(doc) == ["name: contains a NUL character", "players[2].id: contains a NUL character"]
+    alone = {**tiebreak_example(), "rounds": 1, "players": [{"id": "ann", "rating": 1300}], "games": [[]]}
+    assert import_fails(alone) == ["players: a tournament has at least 2 players"]
+    assert _counts() == (0,) * 9
+
+
 def test_a_tournament_on_the_site_with_other_results_is_refused(postgres, import_doc, import_fails):
     doc = tiebreak_example()
     import_doc(doc)
@@ -412,3 +422,25 @@ def test_any_change_is_read_or_refused_by_path(postgres, path, value):
         assert lines
         assert all(line.split(": ", 1)[0] and ": " in line for line in lines)
     assert not Tournament.objects.exists()
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    database=None,
+)
+@given(ident=st.text(max_size=110), name=st.text(max_size=210), city=st.text(max_size=110), who=st.text(max_size=60))
+def test_any_names_are_imported_or_refused_by_path(postgres, ident, name, city, who):
+    doc = {**tiebreak_example(), "id": ident, "name": name, "city": city}
+    doc["players"][1]["name"] = who
+    try:
+        report, lines = history_import(doc=doc), []
+    except HistoryError as error:
+        report, lines = None, error.lines()
+    if report is None:
+        assert lines
+        assert all(line.split(": ", 1)[0] in ("id", "name", "city", "players[1].name") for line in lines)
+    else:
+        assert report.created.get("tournaments", 0) + report.unchanged.get("tournaments", 0) == 1
+        assert Tournament.objects.filter(external_id=ident.strip()).exists()
