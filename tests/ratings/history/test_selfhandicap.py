@@ -169,7 +169,7 @@ def test_the_tiebreak_example_goes_in_and_show_list_prints_what_rate_prints(post
     assert [(row.place, row.level) for row in last] == [(1, 16), (2, 16), (3, 14), (4, 13), (5, 13), (6, 11)]
 
 
-def test_the_fus_example_plays_an_even_game_in_round_5(postgres, import_doc, show_list):
+def test_the_fus_example_plays_an_even_game_in_round_5(client, postgres, import_doc, show_list):
     doc = fus_example()
     import_doc(doc)
     shown = show_list("selfhandicap", "--tournament", "fus-5")
@@ -183,6 +183,9 @@ def test_the_fus_example_plays_an_even_game_in_round_5(postgres, import_doc, sho
     assert sorted(Absence.objects.filter(registration=kim).values_list("round_number", flat=True)) == [1, 2, 3, 4]
     tournament = Tournament.objects.get(external_id="fus-5")
     assert (tournament.go_system, tournament.half_stone, tournament.acceleration) == (GoSystem.FUS, True, True)
+    page = client.get(f"/en/go/{tournament.pk}/rounds/5/")
+    assert page.status_code == 200
+    assert "Player kim" in page.content.decode()
 
 
 def test_fourteen_wins_in_a_row_give_56_points(postgres, import_doc, show_list):
