@@ -269,10 +269,12 @@ def people_entries(player_pks: Iterable[int]) -> list[dict[str, str]]:
 
 # --- one door for the commands and the admin ------------------------------------------------------------------------
 
-#: system -> (module, import, check, export, default list slug); each home keeps its own reading and writing.
-SYSTEMS: dict[str, tuple[str, str]] = {
+#: system -> (module, default list slug); each home keeps its own reading and writing. A system that keeps no rating
+#: list (a self-handicap tournament stands alone) has ``None``: its home is called with ``rating_list=None``.
+SYSTEMS: dict[str, tuple[str, str | None]] = {
     "gorbunov": ("ratings.gorbunov.history", "gorbunov"),
     "dirs": ("ratings.dirs.history", "dirs"),
+    "selfhandicap": ("tournaments.go.history", None),
 }
 
 
@@ -290,6 +292,10 @@ def _rating_list(system: str, slug: str | None):
     from ratings.models import RatingList
 
     _module, default_slug = _home(system)
+    if default_slug is None:
+        if slug:
+            raise HistoryError([EngineError("list", f"{system} keeps no rating list (no --list)")])
+        return None
     rating_list = RatingList.objects.filter(slug=slug or default_slug).first()
     if rating_list is None:
         raise HistoryError([EngineError("list", f"no rating list {slug or default_slug!r}")])
@@ -315,11 +321,24 @@ def history_import(*, doc: dict[str, Any], list_slug: str | None = None, user=No
     return module.history_import(doc=doc, rating_list=_rating_list(system, list_slug), user=user, progress=progress)
 
 
-def history_export(*, system: str, list_slug: str | None = None) -> dict[str, Any]:
-    module, _slug = _home(system)
-    return module.history_export(rating_list=_rating_list(system, list_slug))
+def _tournament_option(system: str, tournament: str | None) -> dict[str, str]:
+    """``--tournament`` is for the systems whose document is one tournament (their home takes ``tournament``)."""
+    if tournament is None:
+        return {}
+    if SYSTEMS[system][1] is not None:
+        raise HistoryError([EngineError("tournament", f"{system} documents are not one tournament (no --tournament)")])
+    return {"tournament": tournament}
 
 
-def list_document(*, system: str, list_slug: str | None = None, as_of: dt.date | None = None) -> dict[str, Any]:
+def history_export(*, system: str, list_slug: str | None = None, tournament: str | None = None) -> dict[str, Any]:
     module, _slug = _home(system)
-    return module.list_document(rating_list=_rating_list(system, list_slug), as_of=as_of)
+    extra = _tournament_option(system, tournament)
+    return module.history_export(rating_list=_rating_list(system, list_slug), **extra)
+
+
+def list_document(
+    *, system: str, list_slug: str | None = None, as_of: dt.date | None = None, tournament: str | None = None
+) -> dict[str, Any]:
+    module, _slug = _home(system)
+    extra = _tournament_option(system, tournament)
+    return module.list_document(rating_list=_rating_list(system, list_slug), as_of=as_of, **extra)

@@ -13,6 +13,9 @@ a historical game of any handicap is recorded (10 stones or more: never rated, a
 - A game's optional ``date`` dates it; without one it takes the previous game's date, then ``ratings_date``, then
   today. ``club`` is not part of the format; imported games have none.
 - A player new to DIRS gets a DIRS rating whose declared rank is the label of their starting rating.
+
+Each batch is rated in memory from one locked read of its players' states and written in bulk
+(``ratings.bulk``: the games by ``COPY``, the states by one ``UPDATE``), with no query per game.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from federation.models import Player
+from ratings.bulk import copy_rows, update_rows
 from ratings.engines import dirs
 from ratings.engines.common import EngineError, FieldError
 from ratings.engines.parse import parse_date
@@ -45,6 +49,26 @@ from .models import DirsGame, DirsRating
 from .services import game_outcome_fields
 
 BATCH = 5000
+RATING_COLUMNS = (
+    "player_id",
+    "rating",
+    "acceleration",
+    "initial_rating",
+    "declared_rank",
+    "club_id",
+    "games",
+    "updated_at",
+)
+STARTING_COLUMNS = (
+    "rating_list_id",
+    "player_id",
+    "list_date",
+    "rating",
+    "acceleration",
+    "league",
+    "recorded_by_id",
+    "recorded_at",
+)
 
 Game = tuple[str, str, str, int, str]  # white, black, winner ("white" / "black"), handicap, komi
 
@@ -164,36 +188,33 @@ def dirs_history_import(
     today = timezone.localdate()
     list_date = plan["ratings_date"] or next((d for d in plan["dates"] if d), today) - dt.timedelta(days=1)
     new_players = [p for p in plan["named"] if p not in plan["known_players"]]
+    now = timezone.now()
     with transaction.atomic():
         clubs = dict(Player.objects.filter(pk__in=[players[p] for p in new_players]).values_list("pk", "club_id"))
         rows = []
         for person_id in new_players:
             rating = plan["ratings"].get(person_id, dirs.START_RATING)
-            rows.append(
-                DirsRating(
-                    player_id=players[person_id],
-                    rating=rating,
-                    acceleration=plan["accelerations"].get(person_id, 0),
-                    initial_rating=rating,
-                    declared_rank=dirs.rank_of(rating).short,
-                    club_id=clubs.get(players[person_id]),
-                )
-            )
-        DirsRating.objects.bulk_create(rows, batch_size=5000)
+            acceleration = plan["accelerations"].get(person_id, 0)
+            pk = players[person_id]
+            rows.append((pk, rating, acceleration, rating, dirs.rank_of(rating).short, clubs.get(pk), 0, now))
+        copy_rows(DirsRating, RATING_COLUMNS, rows)
         carried = [p for p in new_players if p in plan["ratings"] or p in plan["accelerations"]]
-        StartingRating.objects.bulk_create(
-            [
-                StartingRating(
-                    rating_list=rating_list,
-                    player_id=players[p],
-                    list_date=list_date,
-                    rating=plan["ratings"].get(p, dirs.START_RATING),
-                    acceleration=plan["accelerations"].get(p, 0),
-                    recorded_by_id=user_id,
+        copy_rows(
+            StartingRating,
+            STARTING_COLUMNS,
+            (
+                (
+                    rating_list.pk,
+                    players[p],
+                    list_date,
+                    plan["ratings"].get(p, dirs.START_RATING),
+                    plan["accelerations"].get(p, 0),
+                    "",
+                    user_id,
+                    now,
                 )
                 for p in carried
-            ],
-            batch_size=5000,
+            ),
         )
     report.add("DIRS ratings", len(rows), len(plan["named"]) - len(rows))
     report.add("starting ratings", len(carried))
@@ -215,42 +236,65 @@ def dirs_history_import(
     return report
 
 
+#: The columns of a game as the import writes them (``copy_rows``), in the order ``_rate_batch`` builds them.
+GAME_COLUMNS = (
+    "date",
+    "white_id",
+    "black_id",
+    "handicap",
+    "komi",
+    "winner",
+    "rated",
+    "reason_en",
+    "reason_ru",
+    "explanation_en",
+    "explanation_ru",
+    "white_before",
+    "black_before",
+    "white_after",
+    "black_after",
+    "white_acceleration_before",
+    "black_acceleration_before",
+    "white_acceleration_after",
+    "black_acceleration_after",
+    "entered_by_id",
+    "entered_at",
+)
+
+
 def _rate_batch(games, dates, first, last, players, date, user_id) -> dt.date:
+    """Rate games ``first``..``last`` in order and write them in bulk: one read of the players' states (locked),
+    one ``COPY`` of the games, one ``UPDATE`` of the states (``ratings.bulk``); no query per game."""
     involved = {players[p] for g in games[first:last] for p in g[:2]}
-    states = {row.player_id: row for row in DirsRating.objects.select_for_update().filter(player_id__in=involved)}
-    rated_games: dict[int, int] = {}
-    new = []
+    states = {
+        pk: [rating, acceleration, count]
+        for pk, rating, acceleration, count in DirsRating.objects.select_for_update()
+        .filter(player_id__in=involved)
+        .values_list("player_id", "rating", "acceleration", "games")
+    }
+    now = timezone.now()
+    rows = []
     for index in range(first, last):
         white_id, black_id, winner, handicap, komi = games[index]
-        white, black = states[players[white_id]], states[players[black_id]]
+        white_pk, black_pk = players[white_id], players[black_id]
+        white, black = states[white_pk], states[black_pk]
         date = dates[index] or date
-        outcome = dirs.rate_game(
-            dirs.DirsPlayer(white.rating, white.acceleration),
-            dirs.DirsPlayer(black.rating, black.acceleration),
-            winner=winner,
-            handicap=handicap,
-            komi=komi,
-        )
-        new.append(
-            DirsGame(
-                date=date,
-                white_id=white.player_id,
-                black_id=black.player_id,
-                handicap=handicap,
-                komi=komi,
-                winner=winner,
-                **game_outcome_fields(outcome, white, black),
-                entered_by_id=user_id,
-            )
-        )
-        for row, after in ((white, outcome.white_after), (black, outcome.black_after)):
-            row.rating, row.acceleration = after.rating, after.acceleration
+        white_before, black_before = dirs.DirsPlayer(white[0], white[1]), dirs.DirsPlayer(black[0], black[1])
+        outcome = dirs.rate_game(white_before, black_before, winner=winner, handicap=handicap, komi=komi)
+        fields = game_outcome_fields(outcome, white_before, black_before)
+        outcome_values = [fields[name] for name in GAME_COLUMNS[6:19]]
+        rows.append((date, white_pk, black_pk, handicap, komi, winner, *outcome_values, user_id, now))
+        for state, after in ((white, outcome.white_after), (black, outcome.black_after)):
+            state[0], state[1] = after.rating, after.acceleration
             if outcome.rated:
-                rated_games[row.player_id] = rated_games.get(row.player_id, 0) + 1
-    DirsGame.objects.bulk_create(new, batch_size=2000)
-    for row in states.values():
-        row.games += rated_games.get(row.player_id, 0)
-    DirsRating.objects.bulk_update(list(states.values()), ["rating", "acceleration", "games"], batch_size=2000)
+                state[2] += 1
+    copy_rows(DirsGame, GAME_COLUMNS, rows)
+    update_rows(
+        DirsRating,
+        "player_id",
+        ("rating", "acceleration", "games", "updated_at"),
+        [(pk, *state, now) for pk, state in states.items()],
+    )
     return date
 
 

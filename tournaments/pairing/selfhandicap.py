@@ -10,28 +10,30 @@ from tournaments.pairing.options import Options
 from tournaments.pairing.pairing import pair_round
 from tournaments.pairing.standings import ByeResult, Entrant, GameResult, replay, standings
 
-_OPTION_KEYS = {
+OPTION_KEYS = {
     "half_stone": "half_stone",
     "acceleration": "acceleration",
     "draws": "draws_allowed",
     "tiebreak": "tiebreak",
 }
-_KOMI_KEYS = {"normal": "komi_normal", "none": "komi_none", "reverse": "komi_reverse"}
-_TOP_KEYS = {"system", "options", "rounds", "players", "games", "pair_next", "seed"}
-_PLAYER_KEYS = {"id", "rating", "name", "absent"}
-_GAME_KEYS = {"white", "black", "winner", "handicap", "komi"}
+KOMI_KEYS = {"normal": "komi_normal", "none": "komi_none", "reverse": "komi_reverse"}
+#: ``id``, ``name``, ``date`` and ``city`` name the tournament for ``import_history`` (``tournaments.go.history``);
+#: a player's ``name_latin``, ``city``, ``club`` and ``country`` likewise. ``rate`` reads none of them.
+TOP_KEYS = {"system", "options", "rounds", "players", "games", "pair_next", "seed", "id", "name", "date", "city"}
+PLAYER_KEYS = {"id", "rating", "name", "absent", "name_latin", "city", "club", "country"}
+GAME_KEYS = {"white", "black", "winner", "handicap", "komi"}
 
 
 def _parse_options(raw: Any, rounds: Any) -> Options:
     parse_object(raw, "options")
-    check_keys(raw, [*_OPTION_KEYS, "komi"], "options")
+    check_keys(raw, [*OPTION_KEYS, "komi"], "options")
     kwargs: dict[str, Any] = {}
-    for key, name in _OPTION_KEYS.items():
+    for key, name in OPTION_KEYS.items():
         if key in raw:
             kwargs[name] = parse_bool(raw[key], f"options.{key}")
     komi = parse_object(raw.get("komi", {}), "options.komi")
-    check_keys(komi, _KOMI_KEYS, "options.komi")
-    for key, name in _KOMI_KEYS.items():
+    check_keys(komi, KOMI_KEYS, "options.komi")
+    for key, name in KOMI_KEYS.items():
         if key in komi:
             if not is_number(komi[key]) or komi[key] < 0:
                 raise EngineError(f"options.komi.{key}", f"{komi[key]!r} is not a number of points >= 0")
@@ -46,7 +48,7 @@ def _parse_players(raw: Any) -> list[Entrant]:
     for i, item in enumerate(parse_list(raw, "players")):
         path = f"players[{i}]"
         parse_object(item, path)
-        check_keys(item, _PLAYER_KEYS, path)
+        check_keys(item, PLAYER_KEYS, path)
         player_id = require(item, "id", path)
         rating = require(item, "rating", path)
         name = item.get("name", "")
@@ -71,7 +73,7 @@ def _parse_games(raw: Any) -> list[list[GameResult | ByeResult]]:
                 check_keys(item, {"bye"}, path)
                 items.append(ByeResult(item["bye"]))
                 continue
-            check_keys(item, _GAME_KEYS, path)
+            check_keys(item, GAME_KEYS, path)
             white = require(item, "white", path)
             black = require(item, "black", path)
             winner = require(item, "winner", path, hint=" (a player id, or null for a draw)")
@@ -85,13 +87,15 @@ def rate_document(doc: dict) -> dict:
 
     Input beyond the contract: ``options.draws`` (default false), ``options.tiebreak`` (default true),
     ``options.komi`` (``{"normal": 6.5, "none": 0.5, "reverse": 6.5}``), a player's ``name`` and ``absent`` (round
-    numbers the player sits out), and ``seed`` (the colour draw of the next round). Options default to PROFS
+    numbers the player sits out), ``seed`` (the colour draw of the next round), and the keys that only name things
+    for the history import (the tournament's ``id``, ``name``, ``date``, ``city``; a player's ``name_latin``,
+    ``city``, ``club``, ``country``). Options default to PROFS
     (``half_stone`` and ``acceleration`` false). Output beyond the contract: each standing's ``start_level``,
     ``rating``, ``shared`` and ``explanation``; each board's number, komi points, levels and colour reason; with
     ``pair_next``, the ``round``, the ``seed`` used and the ``issues`` of the pairing.
     """
     parse_object(doc, "document")
-    check_keys(doc, _TOP_KEYS)
+    check_keys(doc, TOP_KEYS)
     system = doc.get("system", "selfhandicap")
     if system != "selfhandicap":
         raise EngineError("system", f'{system!r} is not "selfhandicap"')
