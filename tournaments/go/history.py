@@ -23,6 +23,9 @@ a tournament run on the site. ``show_list selfhandicap`` prints those stored sta
   any number); komi amounts at most 99.5 in steps of 0.1; 1 to 30 rounds, as the tournament form allows.
 - The system is PROFS when neither the half-stone step nor acceleration is on, FUS otherwise (the options are
   stored as given either way). Imported tournaments are not rated in the DIRS club rating.
+- An imported tournament is finished history entered by federation staff: it is approved as it is imported (by the
+  staff member who imported it; nobody from the command line), so it shows among the public tournaments at once,
+  as an imported Gorbunov tournament does.
 - The export writes a game's ``handicap`` and ``komi`` only where they differ from the table's for the levels
   (a director's change by hand), each player's ``name`` (the standings list players sharing a place by name), and
   a player registered by a typed name only, not a member, as ``reg-<registration id>``.
@@ -55,7 +58,7 @@ from ratings.history import (
 )
 from ratings.progress import Progress
 from tournaments import pairing
-from tournaments.models import Discipline, GoSystem, Tournament
+from tournaments.models import Discipline, GoSystem, Tournament, TournamentStatus
 
 from .history_document import NAME_MAX, SYSTEM, Plan, check_document, fingerprint
 from .models import (
@@ -165,6 +168,10 @@ def _load(plan: Plan, report: ImportReport, user: AbstractBaseUser | None, progr
         if progress:
             progress(number - 1, rounds, f"round {number}")
         _round(go, plan, number, registrations, user)
+    now = timezone.now()
+    Tournament.objects.filter(pk=go.pk).update(
+        status=TournamentStatus.APPROVED, submitted_at=now, approved_at=now, approved_by=user
+    )
     report.add("rounds", rounds)
     report.add("games", plan.boards)
     report.add("byes", plan.byes)

@@ -358,6 +358,8 @@ def test_staff_upload_a_tournament_in_the_admin(client, postgres, eager):  # noq
     assert done["Location"].endswith(f"/admin/ratings/jobrun/{run.pk}/change/")
     tournament = Tournament.objects.get(external_id="gen-5")
     assert tournament.organiser == staff
+    assert (tournament.status, tournament.approved_by) == ("approved", staff)  # finished history: public at once
+    assert f"/tournaments/{tournament.pk}/" in client.get("/en/tournaments/?discipline=go").content.decode()
     assert StandingRow.objects.filter(round__number=5).count() == 11
     assert "rounds: 5" in client.get(done["Location"]).content.decode()
     bad = {**doc, "rounds": 0}
