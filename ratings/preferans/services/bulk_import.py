@@ -142,11 +142,11 @@ def deals_import_bulk(
     run = DealRun(engine_deals, {names[pid]: locked[pid][1] for pid in player_ids}, settings, checked=True)
 
     def result_rows():
-        for deal_id, deal, (deal_names, before, after, pro_before) in zip(deal_ids, engine_deals, run, strict=True):
+        for deal_id, deal, step in zip(deal_ids, engine_deals, run, strict=True):
+            deal_names, before, after, pro_before, deltas = step
             whists = deal.whists
             for k, name in enumerate(deal_names):
-                old, new = before[k], after[k]
-                yield deal_id, ids[name], whists[name], old, new, new - old, pro_before[k], caps[name]
+                yield deal_id, ids[name], whists[name], before[k], after[k], deltas[k], pro_before[k], caps[name]
 
     count = copy_rows(DealResult, RESULT_COLUMNS, result_rows(), binary=True)
 
