@@ -123,8 +123,10 @@ def deals_import_bulk(
             if position is None:
                 raise PreferansError(f"deals[{index}].game", f'game "{deal.game}" is not in this import')
             whists = deal.whists
-            if whists.keys() != tables[position]:
-                raise PreferansError(f"deals[{index}].whists", f'the players are not the table of game "{deal.game}"')
+            if not whists.keys() <= tables[position] or len(whists) < MIN_TABLE:
+                raise PreferansError(
+                    f"deals[{index}].whists", f'the players are not 2 or more of the table of game "{deal.game}"'
+                )
             converted = {names[pid]: value for pid, value in whists.items()}
             for pid, value in whists.items():
                 if type(value) is not int:
