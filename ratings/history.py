@@ -273,6 +273,7 @@ def people_entries(player_pks: Iterable[int]) -> list[dict[str, str]]:
 SYSTEMS: dict[str, tuple[str, str]] = {
     "gorbunov": ("ratings.gorbunov.history", "gorbunov"),
     "dirs": ("ratings.dirs.history", "dirs"),
+    "preferans": ("ratings.preferans.history", "preferans"),
 }
 
 

@@ -40,8 +40,6 @@ from ratings.engines.parse import (
     integral,
     is_number,
     is_whole,
-    parse_list,
-    parse_map,
     parse_number,
     parse_object,
     parse_str,
@@ -265,8 +263,8 @@ class DealRun:
 
     Iterating yields, for each deal, ``(names, before, after, pro_before, deltas)``: the players in the order of the
     whists, their ratings before and after the deal, whether each was Pro before it, and each change as
-    ``rate_deal`` gives it (``DealChange.delta``, which ``after - before`` can miss by a rounding). ``players()`` gives everyone's state
-    once the run is through. ``rate_deals`` is this run with the steps thrown away.
+    ``rate_deal`` gives it (``DealChange.delta``, which ``after - before`` can miss by a rounding). ``players()``
+    gives everyone's state once the run is through. ``rate_deals`` is this run with the steps thrown away.
 
     ``checked=True`` skips the per-deal validation, for a caller that has already refused everything it refuses (2
     to 4 players named by non-empty strings, whole whists summing to zero, one table per game) with its own field
@@ -736,8 +734,8 @@ __all__ = [
     "DealWhists",
     "Ledger",
     "PlayerState",
-    "PreferansSettings",
     "PreferansDocument",
+    "PreferansSettings",
     "deal_delta",
     "document_errors",
     "expected_whists",

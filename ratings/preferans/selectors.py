@@ -57,6 +57,13 @@ def player_rating(*, player: Player) -> PreferansRating | None:
     return PreferansRating.objects.filter(player=player).first()
 
 
+def player_starting_rating(*, player: Player):
+    """The rating, peak and league carried over from the federation's list (``StartingRating``), or None."""
+    from ratings.models import Engine, StartingRating
+
+    return StartingRating.objects.filter(player=player, rating_list__engine=Engine.PREFERANS).first()
+
+
 @dataclass(frozen=True)
 class GamePoint:
     game_id: int
@@ -136,6 +143,11 @@ def deal_explanations(*, deals: Iterable[int]) -> dict[tuple[int, int], Explanat
     """(deal id, player id) -> the engine's explanation, rebuilt from the rows of everyone at the table."""
     rows = DealResult.objects.filter(deal_id__in=list(deals)).order_by("deal_id", "id")
     return _explain(rows, rating_settings())
+
+
+def explain_rows(rows: Iterable[DealResult], settings: PreferansSettings) -> dict[tuple[int, int], Explanation]:
+    """(deal id, player id) -> the explanation, for rows already read (every player's row of each deal)."""
+    return _explain(rows, settings)
 
 
 def _explain(rows: Iterable[DealResult], settings: PreferansSettings) -> dict[tuple[int, int], Explanation]:

@@ -40,6 +40,8 @@ class BulkDeal:
     game: str
     whists: Mapping[int, int]
     external_id: str = ""
+    #: When the deal was played (a history's date); the import's moment when not given.
+    applied_at: datetime.datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -136,7 +138,7 @@ def deals_import_bulk(
                 raise PreferansError(f"deals[{index}].whists", f"the whists sum to {total}, not to zero")
             engine_deals.append(DealWhists(game=deal.game, whists=converted))
             counter[position] += 1
-            yield deal_id, game_ids[position], server_id, deal.external_id, counter[position], now
+            yield deal_id, game_ids[position], server_id, deal.external_id, counter[position], deal.applied_at or now
 
     copy_rows(Deal, DEAL_COLUMNS, deal_rows(), binary=True)
 

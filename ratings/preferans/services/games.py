@@ -9,7 +9,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from federation.models import Player
-from ratings.engines.preferans import new_player
+from ratings.engines.preferans import AMATEUR, PlayerState, league_for, new_player
+from ratings.models import Engine, StartingRating
 from ratings.preferans.models import Game, GameServer, PreferansRating, Seat
 from ratings.preferans.services.common import MAX_TABLE, MIN_TABLE, PreferansError
 from ratings.preferans.services.rating_list import rating_settings
@@ -65,7 +66,8 @@ def game_create(
 
 
 def ratings_ensure(*, player_ids: Sequence[int]) -> None:
-    """Create the rating rows of newcomers (a bot starts at its level's maximum) before their first deal.
+    """Create the rating rows of newcomers before their first deal: from their starting rating, peak and league when
+    the federation's list carried one over (``StartingRating``), else as a new player (a bot at its level's maximum).
 
     Done when a game is created, so that the deals, which lock these rows, never have to insert one.
     """
@@ -75,10 +77,19 @@ def ratings_ensure(*, player_ids: Sequence[int]) -> None:
         return
     settings = rating_settings()
     now = timezone.now()
+    carried = {
+        row.player_id: row
+        for row in StartingRating.objects.filter(rating_list__engine=Engine.PREFERANS, player_id__in=missing)
+    }
     fresh = []
     for player in Player.objects.filter(pk__in=missing).select_related("bot_level").order_by("pk"):
         cap = float(player.bot_level.max_rating) if player.is_bot and player.bot_level_id else None
         state = new_player(settings, bot_max=cap)
+        start = carried.get(player.pk)
+        if start is not None:
+            rating = float(start.rating) if cap is None else min(float(start.rating), cap)
+            peak = max(float(start.max_rating), rating) if start.max_rating is not None else rating
+            state = PlayerState(rating, peak, league_for(start.league or AMATEUR, peak, settings), cap)
         fresh.append(
             PreferansRating(
                 player=player, rating=state.rating, max_rating=state.max_rating, league=state.league, updated_at=now
