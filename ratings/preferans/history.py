@@ -258,7 +258,7 @@ def _check_against_site(read, people, ratings_date, dates, tables, settings) -> 
                 EngineError(f"deals[{index}]", "differs from the site's deal in that place; the site's history is kept")
             )
             break
-    stored_games = set(games.values())
+    stored_games = set(games.values()) if not errors else set()
     for index in range(len(site_deals), len(read.deals)):
         if read.deals[index].game in stored_games:
             errors.append(
