@@ -41,13 +41,27 @@ def worked_examples() -> dict:
             "a": 1000,
             "b": 1800,
             "c": 1800,
+            "p": 2000,
+            "q": 1500,
+            "s": 4500,
+            "t": 4500,
+            "h": 1399,
         },
+        "bots": {"bot-easy": 1400, "bot-low": 1200},
         "deals": [
             {"game": "row-1", "whists": {"x1": -5, "y1": 5}, "date": "2019-02-01"},
             {"game": "row-2", "whists": {"x2": 10, "y2": -10}},
             {"game": "row-3", "whists": {"x3": 4, "y3": -4}},
             {"game": "row-4", "whists": {"x4": 10, "y4": -10}},
             {"game": "three", "whists": {"a": -5, "b": 3, "c": 2}},
+            # "Decision (the formula over the prose)": 2000 at a 1500 table, +2 whists: Rd = -1.37.
+            {"game": "prose", "whists": {"p": 2, "q": -2}},
+            # "Decision (smoothing above 4000)": 4500 against 4500, +4: Rd = 2·√4 = 4, times 4000/4500 = 3.5556.
+            {"game": "smooth", "whists": {"s": 4, "t": -4}},
+            # Bots: a human alone with bots gains at most up to their highest maximum (1399 -> 1400), and a bot is
+            # never above its level's maximum.
+            {"game": "bots", "whists": {"h": 30, "bot-easy": -15, "bot-low": -15}},
+            {"game": "bots", "whists": {"h": -30, "bot-easy": 30, "bot-low": 0}},
         ],
     }
 
@@ -55,8 +69,9 @@ def worked_examples() -> dict:
 def test_the_worked_examples_go_in_and_show_list_prints_what_rate_prints(import_doc, show_list):
     doc = worked_examples()
     report = import_doc(doc)
-    assert report["created"]["deals"] == 5
-    assert report["created"]["starting ratings"] == 11
+    assert report["created"]["deals"] == 9
+    assert report["created"]["starting ratings"] == 16
+    assert report["created"]["bots"] == 2
     shown = show_list("preferans")
     assert shown == rate_output(doc)
     deltas = [round(deal["changes"][0]["delta"], 4) for deal in shown["deals"][:4]]
@@ -64,6 +79,10 @@ def test_the_worked_examples_go_in_and_show_list_prints_what_rate_prints(import_
     assert round(shown["ratings"]["a"], 4) == 1001.8597
     assert round(shown["ratings"]["b"], 4) == 1800.8546
     assert round(shown["ratings"]["c"], 4) == 1799.0491
+    assert round(shown["deals"][5]["changes"][0]["delta"], 2) == -1.37
+    assert round(shown["deals"][6]["changes"][0]["delta"], 4) == 3.5556
+    assert shown["deals"][7]["changes"][0]["after"] == 1400.0  # the all-bot ceiling
+    assert shown["deals"][8]["changes"][1]["after"] == 1400.0  # the bot's own maximum
     assert shown["leagues"]["c"] == "pro"  # reached 1800 before: Pro for good though now below it
     assert shown["max_ratings"]["c"] == 1800.0
     assert PreferansRating.objects.get(player__external_id="c").league == "pro"
@@ -197,15 +216,15 @@ def test_a_document_with_errors_names_every_one_and_saves_nothing(import_fails):
     assert import_fails(doc) == [
         "leagues.a: 'master' is neither \"amateur\" nor \"pro\"",
         "deals[1].whists: the whists sum to 1, not to zero",
-        'deals[5].whists: player "z" is not at the table of game "three" (a, b, c)',
+        'deals[9].whists: player "z" is not at the table of game "three" (a, b, c)',
         "max_ratings.y1: 1700 is below the starting rating 1800",
         'leagues.b: "amateur", but the peak 1900 reached the Pro threshold 1800 (a player who reaches it is Pro for '
         "good)",
         "ratings.x1: 1000.12345: the site keeps a starting rating to 4 decimals",
         "bots.robot: 1800.125: a level's maximum is 0 or more, to 2 decimals",
         "deals[2].date: 2019-01-15 is before the deal before it (2019-02-01)",
-        "deals[6].whists.x1: 10000000: a deal gives at most 1000",
-        "deals[6].whists.y1: -10000000: a deal gives at most 1000",
+        "deals[10].whists.x1: 10000000: a deal gives at most 1000",
+        "deals[10].whists.y1: -10000000: a deal gives at most 1000",
     ]
     assert _counts() == (0, 0, 0, 0, 0, 0, 0, 0)
 
@@ -222,7 +241,7 @@ def test_a_document_that_disagrees_with_the_site_saves_nothing(import_doc, impor
     ]
     continued = {**doc, "deals": [*doc["deals"], {"game": "three", "whists": {"a": 1, "b": -1}}]}
     assert import_fails(continued) == [
-        'deals[5].game: game "three" is stored on the site: an import adds new games only'
+        'deals[9].game: game "three" is stored on the site: an import adds new games only'
     ]
     human_as_bot = {**doc, "bots": {"a": 1800}}
     assert "bots.a: is a player of the site, not a bot" in import_fails(human_as_bot)
@@ -258,7 +277,7 @@ def test_any_damaged_field_is_named_and_never_a_traceback(path, value, index):
         assert lines
         assert all(": " in line for line in lines)
     else:
-        assert counts["deals"] == 5
+        assert counts["deals"] == 9
     assert not Player.objects.exists()
 
 
