@@ -1,4 +1,4 @@
-"""The preferans fragment of the shared player page (``settings.PLAYER_PAGE_SECTIONS``): seven queries at most."""
+"""The preferans fragment of the shared player page (``settings.PLAYER_PAGE_SECTIONS``): six queries at most."""
 
 from __future__ import annotations
 
@@ -24,14 +24,12 @@ def player_section(request, player) -> str | None:
         [charts.series(_("Rating after the game"), [(point.played_at, round(point.rating, 2)) for point in points])],
         rating=_("Rating"),
     )
-    starting = selectors.player_starting_rating(player=player)
     context = {
         "rating": rating,
         "points": points,
         "chart": chart,
         "games": games,
         "deals": selectors.player_recent_deals(player=player),
-        "starting": starting,
-        "starting_league": League(starting.league).label if starting and starting.league in League.values else "",
+        "starting_league": League(rating.start_league).label if rating.start_league in League.values else "",
     }
     return render_to_string("preferans/_player_section.html", context, request=request)

@@ -54,14 +54,20 @@ def league_counts() -> dict[str, int]:
 
 
 def player_rating(*, player: Player) -> PreferansRating | None:
-    return PreferansRating.objects.filter(player=player).first()
+    """The player's rating row, with what the federation's list carried over (``StartingRating``: ``start_rating``,
+    ``start_max_rating``, ``start_league``, ``start_date``, all None without one), in one query."""
+    from django.db.models import OuterRef
 
-
-def player_starting_rating(*, player: Player):
-    """The rating, peak and league carried over from the federation's list (``StartingRating``), or None."""
     from ratings.models import Engine, StartingRating
 
-    return StartingRating.objects.filter(player=player, rating_list__engine=Engine.PREFERANS).first()
+    carried = StartingRating.objects.filter(player=OuterRef("player_id"), rating_list__engine=Engine.PREFERANS)
+    fields = {"rating": "start_rating", "max_rating": "start_max_rating", "league": "start_league"}
+    fields["list_date"] = "start_date"
+    return (
+        PreferansRating.objects.filter(player=player)
+        .annotate(**{name: Subquery(carried.values(column)[:1]) for column, name in fields.items()})
+        .first()
+    )
 
 
 @dataclass(frozen=True)
