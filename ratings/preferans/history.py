@@ -28,6 +28,9 @@ the games and deals in batches through the bulk import (``services.deals_import_
   who played a deal (up to ``--as-of``). Its numbers are the published ones: the deals' stored rows and, for the
   newest list, the players' rating rows.
 - The site rates with its list's parameters; ``rate`` with the rules' defaults: they agree while the list keeps them.
+- Preferans has no rebuild: the rating moves deal by deal and each deal's rows are its history. A starting rating is
+  where the player's rating row starts, whether the import creates it or the player's first game later does
+  (``services.ratings_ensure``); correcting one in the admin after the player's first deal changes nothing rated.
 """
 
 from __future__ import annotations

@@ -326,3 +326,38 @@ def test_staff_upload_a_preferans_history_preview_then_confirm(client, eager, sh
     text = client.post(url, {"file": upload, "preview": "1"}).content.decode()
     assert f"deals[{len(doc['deals'])}].whists: a table has 2 to 4 players, this one has 1" in text
     assert 'name="sha256"' not in text
+
+
+def test_a_player_carried_over_starts_their_first_game_from_the_starting_rating(import_doc):
+    """A starting rating recorded for a player who has not played yet is where their rating row starts when their
+    first game is created later (a game server's or the admin's), not at 1000."""
+    from ratings.preferans.services import game_create
+
+    import_doc(worked_examples())
+    newcomer, other = Player.objects.create(last_name="Новиков"), Player.objects.create(last_name="Старов")
+    rating_list = StartingRating.objects.first().rating_list
+    StartingRating.objects.create(
+        rating_list=rating_list, player=newcomer, list_date="2019-01-01", rating=1750, max_rating=1820, league=""
+    )
+    game_create(server=None, external_id="late", player_ids=[newcomer.pk, other.pk])
+    row = PreferansRating.objects.get(player=newcomer)
+    assert (row.rating, row.max_rating, row.league) == (1750.0, 1820.0, "pro")
+    assert PreferansRating.objects.get(player=other).rating == 1000.0
+
+
+def test_check_only_prints_the_counts_and_saves_nothing(monkeypatch):
+    from .conftest import run_command
+
+    status, out, err = run_command(
+        "import_history", "-", "--check", stdin=json.dumps(worked_examples()), monkeypatch=monkeypatch
+    )
+    assert status == 0, err
+    assert json.loads(out) == {
+        "players": 18,  # bots included
+        "bots": 2,
+        "starting ratings": 16,
+        "games": 8,
+        "deals": 9,
+        "new deals": 9,
+    }
+    assert _counts() == (0, 0, 0, 0, 0, 0, 0, 0)
