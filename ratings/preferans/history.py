@@ -179,10 +179,11 @@ def _check(doc: Any, rating_list: RatingList) -> dict[str, Any]:
                         EngineError(f"{where}.whists.{name}", f"{value!r}: a deal gives at most {API_MAX_WHISTS}")
                     )
             players = raw.get("players")
-            table = tuple(players) if isinstance(players, list) else tuple(whists)
+            listed = isinstance(players, list) and all(isinstance(p, str) for p in players)
+            table = tuple(players) if listed else tuple(whists)
             if isinstance(game, str) and game not in tables:
                 tables[game] = table
-            elif isinstance(game, str) and players is not None and set(table) != set(tables.get(game, ())):
+            elif isinstance(game, str) and listed and set(table) != set(tables.get(game, ())):
                 errors.append(
                     EngineError(f"{where}.players", "the site keeps one table per game, the one of its first deal")
                 )

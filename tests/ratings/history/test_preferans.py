@@ -7,7 +7,7 @@ import random
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from federation.celery import app
@@ -249,24 +249,36 @@ def test_a_document_that_disagrees_with_the_site_saves_nothing(import_doc, impor
     assert _counts() == counts
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
-    path=st.sampled_from(["ratings", "max_ratings", "leagues", "bots", "deals", "players", "ratings_date"]),
+    path=st.sampled_from(
+        ["ratings", "max_ratings", "leagues", "bots", "deals", "deal-players", "deal-date", "players", "ratings_date"]
+    ),
     value=st.one_of(
         st.none(),
         st.booleans(),
         st.integers(-(10**9), 10**9),
         st.floats(allow_nan=False),
         st.text(max_size=5),
-        st.lists(st.integers(-3, 3), max_size=3),
+        st.lists(
+            st.one_of(
+                st.integers(-3, 3),
+                st.sampled_from(["a", "b", "c", "x1"]),
+                st.dictionaries(st.text(max_size=2), st.none(), max_size=1),
+            ),
+            max_size=3,
+        ),
         st.dictionaries(st.text(max_size=3), st.one_of(st.integers(-3, 3), st.text(max_size=2)), max_size=3),
     ),
     index=st.integers(0, 4),
 )
+@example(path="deal-players", value=[{"x": None}], index=8)
 def test_any_damaged_field_is_named_and_never_a_traceback(path, value, index):
     doc = worked_examples()
     if path == "deals":
         doc["deals"][index] = value if index % 2 else {**doc["deals"][index], "whists": value}
+    elif path.startswith("deal-"):
+        doc["deals"][index][path.removeprefix("deal-")] = value
     elif path in ("ratings", "max_ratings", "bots") and index % 2:
         doc[path] = {"x1": value}
     else:
