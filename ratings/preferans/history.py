@@ -48,7 +48,7 @@ from federation.bounds import API_MAX_WHISTS
 from federation.models import BotLevel, Player
 from ratings.engines.common import EngineError, FieldError
 from ratings.engines.parse import parse_date
-from ratings.engines.preferans import AMATEUR, PRO, PlayerState, league_for, new_player, read_document
+from ratings.engines.preferans import AMATEUR, PRO, league_for, new_player, read_document
 from ratings.history import (
     ID_MAX,
     SITE_PREFIX,
@@ -64,7 +64,7 @@ from ratings.models import Engine, RatingList, StartingRating
 from ratings.progress import Progress
 
 from .models import DealResult, Game, PreferansRating, Seat
-from .services import BulkDeal, BulkGame, analyze_after_import, deals_import_bulk, rating_settings
+from .services import BulkDeal, BulkGame, analyze_after_import, deals_import_bulk, rating_settings, starting_state
 
 #: Deals per transaction, about (a batch is cut where no game is still open).
 BATCH = 100_000
@@ -91,12 +91,6 @@ def _noon(day: dt.date) -> dt.datetime:
 
 def _starting_rows() -> dict[int, StartingRating]:
     return {row.player_id: row for row in StartingRating.objects.filter(rating_list__engine=Engine.PREFERANS)}
-
-
-def _state_of_start(row: StartingRating, bot_max: float | None) -> PlayerState:
-    rating = float(row.rating)
-    peak = float(row.max_rating) if row.max_rating is not None else rating
-    return PlayerState(rating, peak, row.league or AMATEUR, bot_max)
 
 
 def _site_games() -> dict[int, str]:
@@ -232,7 +226,7 @@ def _check_against_site(read, people, ratings_date, dates, tables, settings) -> 
         pk = found[name][0]
         bot_max = read.bots.get(name)
         if pk in starting:
-            site_start = _state_of_start(starting[pk], bot_max)
+            site_start = starting_state(starting[pk], bot_max=bot_max, settings=settings)
         elif pk in rated:
             site_start = new_player(settings, bot_max=bot_max)
         else:
@@ -482,15 +476,13 @@ def preferans_history_export(*, rating_list: RatingList) -> dict[str, Any]:
     doc: dict[str, Any] = {"system": "preferans"}
     if starting:
         doc["ratings_date"] = min(row.list_date for row in starting.values()).isoformat()
-    doc["ratings"] = dict(sorted((ids[pk], float(row.rating)) for pk, row in starting.items()))
+    settings = rating_settings()
+    states = {pk: starting_state(row, bot_max=bots.get(pk), settings=settings) for pk, row in starting.items()}
+    doc["ratings"] = dict(sorted((ids[pk], state.rating) for pk, state in states.items()))
     doc["max_ratings"] = dict(
-        sorted(
-            (ids[pk], float(row.max_rating))
-            for pk, row in starting.items()
-            if row.max_rating is not None and row.max_rating != row.rating
-        )
+        sorted((ids[pk], state.max_rating) for pk, state in states.items() if state.max_rating > state.rating)
     )
-    doc["leagues"] = dict(sorted((ids[pk], row.league) for pk, row in starting.items() if row.league == PRO))
+    doc["leagues"] = dict(sorted((ids[pk], PRO) for pk, state in states.items() if state.league == PRO))
     doc["bots"] = dict(sorted((ids[pk], value) for pk, value in bots.items()))
     doc["players"] = people_entries(pks)
     deals: list[dict[str, Any]] = []
@@ -528,7 +520,7 @@ def list_document(*, rating_list: RatingList, as_of: dt.date | None = None) -> d
     bots = _bots()
     states: dict[int, list] = {}
     for pk, row in starting.items():
-        state = _state_of_start(row, bots.get(pk))
+        state = starting_state(row, bot_max=bots.get(pk), settings=settings)
         states[pk] = [state.rating, state.max_rating, state.league]
     for pk, level_max in bots.items():
         if pk not in states:

@@ -9,7 +9,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from federation.models import Player
-from ratings.engines.preferans import AMATEUR, PlayerState, league_for, new_player
+from ratings.engines.preferans import AMATEUR, PlayerState, PreferansSettings, league_for, new_player
 from ratings.models import Engine, StartingRating
 from ratings.preferans.models import Game, GameServer, PreferansRating, Seat
 from ratings.preferans.services.common import MAX_TABLE, MIN_TABLE, PreferansError
@@ -85,17 +85,23 @@ def ratings_ensure(*, player_ids: Sequence[int]) -> None:
     for player in Player.objects.filter(pk__in=missing).select_related("bot_level").order_by("pk"):
         cap = float(player.bot_level.max_rating) if player.is_bot and player.bot_level_id else None
         state = new_player(settings, bot_max=cap)
-        start = carried.get(player.pk)
-        if start is not None:
-            rating = float(start.rating) if cap is None else min(float(start.rating), cap)
-            peak = max(float(start.max_rating), rating) if start.max_rating is not None else rating
-            state = PlayerState(rating, peak, league_for(start.league or AMATEUR, peak, settings), cap)
+        if player.pk in carried:
+            state = starting_state(carried[player.pk], bot_max=cap, settings=settings)
         fresh.append(
             PreferansRating(
                 player=player, rating=state.rating, max_rating=state.max_rating, league=state.league, updated_at=now
             )
         )
     PreferansRating.objects.bulk_create(fresh, ignore_conflicts=True)
+
+
+def starting_state(row: StartingRating, *, bot_max: float | None, settings: PreferansSettings) -> PlayerState:
+    """The state a carried-over player starts from, read as ``rate`` reads ``ratings``, ``max_ratings`` and
+    ``leagues``: a bot's rating within its level's maximum, the peak at least the rating, Pro if the peak reached the
+    threshold (``ratings.engines.preferans``, module decisions)."""
+    rating = float(row.rating) if bot_max is None else min(float(row.rating), bot_max)
+    peak = max(float(row.max_rating), rating) if row.max_rating is not None else rating
+    return PlayerState(rating, peak, league_for(row.league or AMATEUR, peak, settings), bot_max)
 
 
 @transaction.atomic
