@@ -10,7 +10,6 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from federation.celery import app
 from federation.models import BotLevel, Player
 from ratings.engines.common import EngineError
 from ratings.history import HistoryError, history_check
@@ -305,14 +304,6 @@ def test_the_player_page_says_the_rating_peak_and_league_were_carried_over(clien
     page = client.get(f"/players/{player.pk}/").content.decode()
     text = "Начальный рейтинг 1700,50 (наивысший 1850,25, лига: Pro) перенесён из списка федерации от "
     assert text + "2019-12-31." in page
-
-
-@pytest.fixture
-def eager():
-    old = app.conf.task_always_eager
-    app.conf.task_always_eager = True  # the embedded default: the job runs inside the confirming request
-    yield
-    app.conf.task_always_eager = old
 
 
 def test_staff_upload_a_preferans_history_preview_then_confirm(client, eager, show_list):
