@@ -275,6 +275,7 @@ SYSTEMS: dict[str, tuple[str, str | None]] = {
     "gorbunov": ("ratings.gorbunov.history", "gorbunov"),
     "dirs": ("ratings.dirs.history", "dirs"),
     "selfhandicap": ("tournaments.go.history", None),
+    "preferans": ("ratings.preferans.history", "preferans"),
 }
 
 

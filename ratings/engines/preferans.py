@@ -13,9 +13,17 @@ Decisions taken here where `rules/preferans.md` is silent:
 - A player whose starting rating is already at or above the Pro threshold is Pro from the start (they have
   reached it); the league is decided for bots by the same rule, the site leaves bots off the leaderboards.
 - The peak (``max_rating``) starts at the player's starting rating and rises with every deal that sets a new high.
-- In a series of deals, a game's table is the set of players of its first deal; a later deal of the same game must
-  name exactly that table, unless it says ``players`` itself (a seat taken over, say by a bot), which then becomes
-  the game's table. A missing or unexpected player is refused with the field named.
+- In a series of deals, a game's table is the set of players of its first deal (or its ``players``); a later deal
+  of the same game names that table or part of it (2 players at least): a player who left the game early is
+  missing from the deals after they left (`rules/preferans.md`, "Principles"; `RATE_CLI.md`: "may lack a player who
+  left, never add one"). A player not at the table is refused with the field named. Whether a player who is
+  missing from one deal comes back in a later one is not asked: they are at the table either way. A deal that says
+  ``players`` itself (a seat taken over, say by a bot) makes them the game's table from then on.
+- Starting states (``rate_document``'s ``ratings``, ``max_ratings``, ``leagues``): the league follows from the
+  peak, since reaching the Pro threshold promotes for good: a peak at or above it means Pro, and a given league
+  below what the peak implies ("amateur" with a peak of 1800 or more) is refused, as is a peak below the starting
+  rating (the highest rating reached cannot be below the current one). A given "pro" with a lower peak is kept:
+  the federation promoted the player, and Pro is for good.
 - Whists are whole numbers (an integral float such as ``3.0`` is taken as 3), and a deal's whists sum to zero.
 """
 
@@ -32,8 +40,6 @@ from ratings.engines.parse import (
     integral,
     is_number,
     is_whole,
-    parse_list,
-    parse_map,
     parse_number,
     parse_object,
     parse_str,
@@ -255,9 +261,10 @@ class DealRun:
     """Deals rated in order, one step per deal as the caller asks for it: the bulk import streams the steps to the
     database while the next ones are rated. Anyone without a state is a newcomer (a bot if in ``bots``).
 
-    Iterating yields, for each deal, ``(names, before, after, pro_before)``: the players in the order of the whists,
-    their ratings before and after the deal, and whether each was Pro before it. ``players()`` gives everyone's state
-    once the run is through. ``rate_deals`` is this run with the steps thrown away.
+    Iterating yields, for each deal, ``(names, before, after, pro_before, deltas)``: the players in the order of the
+    whists, their ratings before and after the deal, whether each was Pro before it, and each change as
+    ``rate_deal`` gives it (``DealChange.delta``, which ``after - before`` can miss by a rounding). ``players()``
+    gives everyone's state once the run is through. ``rate_deals`` is this run with the steps thrown away.
 
     ``checked=True`` skips the per-deal validation, for a caller that has already refused everything it refuses (2
     to 4 players named by non-empty strings, whole whists summing to zero, one table per game) with its own field
@@ -339,6 +346,7 @@ class DealRun:
             pro_before = [name in pro for name in names]
             count = len(names)
             new_values = []
+            deltas = []
             for i in range(count):
                 rs = values[i]
                 if count == 3:
@@ -384,6 +392,7 @@ class DealRun:
                     rd = -kd * sqrt(vf - vs)
                 else:
                     rd = 0.0
+                deltas.append(rd)
                 new_values.append(rs + rd)
             for i in range(count):
                 name = names[i]
@@ -391,12 +400,13 @@ class DealRun:
                 level_max = bot_max.get(name)
                 if level_max is not None and value > level_max:
                     value = new_values[i] = level_max
+                    deltas[i] = level_max - values[i]
                 rating[name] = value
                 if value > peak[name]:
                     peak[name] = value
                 if value >= threshold:
                     pro.add(name)
-            yield names, values, new_values, pro_before
+            yield names, values, new_values, pro_before, deltas
 
 
 def rate_deals(
@@ -550,70 +560,140 @@ def _validate_deal(deal: DealWhists, where: str, tables: dict[str, frozenset[str
             raise EngineError(f"{where}.players", "names a player twice")
     else:
         table = tables.get(deal.game, seated)
-    if seated != table:
+    if not seated <= table:
         for player in whists:
             if player not in table:
                 listed = ", ".join(sorted(table))
                 raise EngineError(
                     f"{where}.whists", f'player "{player}" is not at the table of game "{deal.game}" ({listed})'
                 )
-        missing = sorted(table - seated)[0]
-        raise EngineError(f"{where}.whists", f'player "{missing}" of the table of game "{deal.game}" has no whists')
     tables[deal.game] = table
 
 
 # --- manage.py rate -------------------------------------------------------------------------------------------------
 
 
-def rate_document(doc: dict) -> dict:
-    """The ``preferans`` section of `RATE_CLI.md`.
+@dataclass(frozen=True, slots=True)
+class PreferansDocument:
+    """A ``preferans`` document read and checked: the starting states and the deals in order."""
 
-    Accepted besides the documented input: ``max_ratings`` and ``leagues`` (to continue from an earlier output),
-    a deal's ``players`` (its table). The output holds every player named anywhere, bots included, at full float
-    precision, and ``deals`` with each player's change and explanation.
+    states: dict[str, PlayerState]
+    bots: dict[str, float]
+    deals: list[DealWhists]
+
+
+def document_errors(doc: Any, settings: PreferansSettings = DEFAULT_SETTINGS) -> list[EngineError]:
+    """Every mistake of a ``preferans`` document, each naming its field (``rate_document`` stops at the first)."""
+    return read_document(doc, settings)[1]
+
+
+def read_document(
+    doc: Any, settings: PreferansSettings = DEFAULT_SETTINGS
+) -> tuple[PreferansDocument | None, list[EngineError]]:
+    """The document as starting states and deals, and every mistake found (the document is None if any).
+
+    Accepted besides the documented input: ``max_ratings`` and ``leagues`` (a starting peak and league: the
+    federation's list carried over, or an earlier output continued; see the module's decisions), a deal's
+    ``players`` (its table). Other keys are left to the caller (the site's history reads ``players``' names,
+    ``ratings_date`` and a deal's ``date``).
     """
-    parse_object(doc, "document")
+    if not isinstance(doc, dict):
+        return None, [EngineError("document", "is not an object")]
+    errors: list[EngineError] = []
     system = doc.get("system", "preferans")
     if system != "preferans":
-        raise EngineError("system", f'{system!r} is not "preferans"')
-    settings = DEFAULT_SETTINGS
-    ratings = parse_map(doc.get("ratings", {}), "ratings", parse_number)
-    bots = parse_map(doc.get("bots", {}), "bots", parse_number)
-    peaks = parse_map(doc.get("max_ratings", {}), "max_ratings", parse_number)
-    leagues = parse_map(doc.get("leagues", {}), "leagues", _parse_league, what="league")
-    deals = []
-    for index, raw in enumerate(parse_list(doc.get("deals", []), "deals")):
+        errors.append(EngineError("system", f'{system!r} is not "preferans"'))
+    maps: dict[str, dict[str, Any]] = {}
+    for key, parse_value, what in (
+        ("ratings", parse_number, "number"),
+        ("bots", parse_number, "number"),
+        ("max_ratings", parse_number, "number"),
+        ("leagues", _parse_league, "league"),
+    ):
+        raw = doc.get(key, {})
+        maps[key] = {}
+        if not isinstance(raw, dict):
+            errors.append(EngineError(key, f"is not an object of player: {what}"))
+            continue
+        for name, value in raw.items():
+            try:
+                value = parse_value(value, f"{key}.{name}")
+            except EngineError as error:
+                errors.append(error)
+                continue
+            maps[key][name] = float(value) if what == "number" else value
+    ratings, bots, peaks, leagues = maps["ratings"], maps["bots"], maps["max_ratings"], maps["leagues"]
+    deals: list[DealWhists] = []
+    raw_deals = doc.get("deals", [])
+    if not isinstance(raw_deals, list):
+        errors.append(EngineError("deals", "is not a list"))
+        raw_deals = []
+    tables: dict[str, frozenset[str]] = {}
+    for index, raw in enumerate(raw_deals):
         where = f"deals[{index}]"
-        parse_object(raw, where)
-        whists = require(raw, "whists", where)
-        game = raw.get("game", "")
-        if not isinstance(game, str):
-            raise EngineError(f"{where}.game", f"{game!r} is not a string")
-        players = raw.get("players")
-        if players is not None:
-            if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-                raise EngineError(f"{where}.players", "is not a list of player ids")
-            players = tuple(players)
-        deals.append(DealWhists(game=game or f"#{index}", whists=whists, players=players))
+        try:
+            deal = _parse_deal(raw, index, where)
+            _validate_deal(deal, where, tables)
+        except EngineError as error:
+            errors.append(error)
+            continue
+        deals.append(deal)
     names = dict.fromkeys([*ratings, *bots, *peaks, *leagues])
     for deal in deals:
-        if isinstance(deal.whists, dict):
-            names.update(dict.fromkeys(deal.whists))
-    states = {}
+        names.update(dict.fromkeys(deal.whists))
+    states: dict[str, PlayerState] = {}
     for name in names:
-        if not isinstance(name, str):
-            continue
         level_max = bots.get(name)
         rating = ratings.get(name, settings.start_rating if level_max is None else level_max)
         if level_max is not None:
             rating = min(rating, level_max)
-        states[name] = PlayerState(
-            rating=rating,
-            max_rating=max(peaks.get(name, rating), rating),
-            league=league_for(leagues.get(name, AMATEUR), rating, settings),
-            bot_max=level_max,
-        )
-    ledger = rate_deals(deals, states, settings, bots=bots, record=True)
+        peak = peaks.get(name, rating)
+        if peak < rating:
+            errors.append(EngineError(f"max_ratings.{name}", f"{peak:g} is below the starting rating {rating:g}"))
+            peak = rating
+        league = league_for(AMATEUR, peak, settings)
+        given = leagues.get(name)
+        if given == AMATEUR and league == PRO:
+            errors.append(
+                EngineError(
+                    f"leagues.{name}",
+                    f'"amateur", but the peak {peak:g} reached the Pro threshold {settings.pro_threshold:g} '
+                    "(a player who reaches it is Pro for good)",
+                )
+            )
+        states[name] = PlayerState(rating=rating, max_rating=peak, league=given or league, bot_max=level_max)
+    if errors:
+        return None, errors
+    return PreferansDocument(states=states, bots=bots, deals=deals), []
+
+
+def _parse_deal(raw: Any, index: int, where: str) -> DealWhists:
+    parse_object(raw, where)
+    whists = require(raw, "whists", where)
+    game = raw.get("game", "")
+    if not isinstance(game, str):
+        raise EngineError(f"{where}.game", f"{game!r} is not a string")
+    players = raw.get("players")
+    if players is not None:
+        if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
+            raise EngineError(f"{where}.players", "is not a list of player ids")
+        players = tuple(players)
+    if isinstance(whists, Mapping):
+        whists = {name: integral(value) for name, value in whists.items()}
+    return DealWhists(game=game or f"#{index}", whists=whists, players=players)
+
+
+def rate_document(doc: dict) -> dict:
+    """The ``preferans`` section of `RATE_CLI.md` (with ``read_document``'s optional keys).
+
+    The output holds every player named anywhere, bots included, at full float precision, and ``deals`` with each
+    player's change and explanation.
+    """
+    parse_object(doc, "document")
+    read, errors = read_document(doc)
+    if errors:
+        raise errors[0]
+    ledger = rate_deals(read.deals, read.states, DEFAULT_SETTINGS, bots=read.bots, record=True)
     final = ledger.players
     return {
         "ratings": {name: state.rating for name, state in final.items()},
@@ -633,7 +713,7 @@ def rate_document(doc: dict) -> dict:
                     for change in outcome.changes
                 ],
             }
-            for deal, outcome in zip(deals, ledger.outcomes or (), strict=True)
+            for deal, outcome in zip(read.deals, ledger.outcomes or (), strict=True)
         ],
     }
 
@@ -654,13 +734,16 @@ __all__ = [
     "DealWhists",
     "Ledger",
     "PlayerState",
+    "PreferansDocument",
     "PreferansSettings",
     "deal_delta",
+    "document_errors",
     "expected_whists",
     "league_for",
     "new_player",
     "rate_deal",
     "rate_deals",
     "rate_document",
+    "read_document",
     "table_rating",
 ]

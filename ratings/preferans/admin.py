@@ -146,7 +146,9 @@ class DealForm(forms.Form):
         self.seats = seats
         for seat in seats:
             self.fields[f"whists_{seat.player_id}"] = forms.IntegerField(
-                label=_("Whists of %(player)s") % {"player": seat.player.full_name}
+                label=_("Whists of %(player)s") % {"player": seat.player.full_name},
+                required=False,
+                help_text=_("Empty: the player has left the game."),
             )
 
 
@@ -209,7 +211,12 @@ class GameAdmin(StaffOnlyFieldsMixin, FederationModelAdmin):
         seats = list(game.seats.select_related("player").order_by("seat", "id"))
         form = DealForm(request.POST or None, seats=seats)
         if request.method == "POST" and form.is_valid():
-            whists = {seat.player_id: form.cleaned_data[f"whists_{seat.player_id}"] for seat in seats}
+            # A seat left empty is a player who has left the game (`RATE_CLI.md`): the deal is rated without them.
+            whists = {
+                seat.player_id: form.cleaned_data[f"whists_{seat.player_id}"]
+                for seat in seats
+                if form.cleaned_data[f"whists_{seat.player_id}"] is not None
+            }
             try:
                 with transaction.atomic():  # a refused deal leaves the request's connection usable
                     deals_apply(

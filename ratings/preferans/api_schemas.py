@@ -166,7 +166,8 @@ GameRef = Annotated[
 
 class DealIn(Schema):
     """One deal: the server's id, the game (the server's id, or the game itself to create it with its first deal;
-    left out when posted to the game's address), each seated player's whists, and whether it ends the game."""
+    left out when posted to the game's address), the whists of each player at the table (2 at least; a player who has
+    left the game is left out), and whether it ends the game."""
 
     id: TextId
     game: GameRef | None = None

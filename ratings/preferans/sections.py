@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from federation import charts
 from federation.i18n import current_language
 from ratings.preferans import selectors
+from ratings.preferans.models import League
 
 
 def player_section(request, player) -> str | None:
@@ -29,5 +30,6 @@ def player_section(request, player) -> str | None:
         "chart": chart,
         "games": games,
         "deals": selectors.player_recent_deals(player=player),
+        "starting_league": League(rating.start_league).label if rating.start_league in League.values else "",
     }
     return render_to_string("preferans/_player_section.html", context, request=request)

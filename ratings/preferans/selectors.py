@@ -54,7 +54,20 @@ def league_counts() -> dict[str, int]:
 
 
 def player_rating(*, player: Player) -> PreferansRating | None:
-    return PreferansRating.objects.filter(player=player).first()
+    """The player's rating row, with what the federation's list carried over (``StartingRating``: ``start_rating``,
+    ``start_max_rating``, ``start_league``, ``start_date``, all None without one), in one query."""
+    from django.db.models import OuterRef
+
+    from ratings.models import Engine, StartingRating
+
+    carried = StartingRating.objects.filter(player=OuterRef("player_id"), rating_list__engine=Engine.PREFERANS)
+    fields = {"rating": "start_rating", "max_rating": "start_max_rating", "league": "start_league"}
+    fields["list_date"] = "start_date"
+    return (
+        PreferansRating.objects.filter(player=player)
+        .annotate(**{name: Subquery(carried.values(column)[:1]) for column, name in fields.items()})
+        .first()
+    )
 
 
 @dataclass(frozen=True)
@@ -136,6 +149,11 @@ def deal_explanations(*, deals: Iterable[int]) -> dict[tuple[int, int], Explanat
     """(deal id, player id) -> the engine's explanation, rebuilt from the rows of everyone at the table."""
     rows = DealResult.objects.filter(deal_id__in=list(deals)).order_by("deal_id", "id")
     return _explain(rows, rating_settings())
+
+
+def explain_rows(rows: Iterable[DealResult], settings: PreferansSettings) -> dict[tuple[int, int], Explanation]:
+    """(deal id, player id) -> the explanation, for rows already read (every player's row of each deal)."""
+    return _explain(rows, settings)
 
 
 def _explain(rows: Iterable[DealResult], settings: PreferansSettings) -> dict[tuple[int, int], Explanation]:

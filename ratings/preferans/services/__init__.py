@@ -20,7 +20,7 @@ from ratings.preferans.services.bulk_import import (
 from ratings.preferans.services.common import MAX_TABLE, MIN_TABLE, PreferansError
 from ratings.preferans.services.deal_sql import LockedGame, bound_cursor, game_lock_for_token
 from ratings.preferans.services.deals import AppliedDeal, DealInput, ImportOutcome, deals_apply, deals_import_rows
-from ratings.preferans.services.games import game_create, game_finish, ratings_ensure
+from ratings.preferans.services.games import game_create, game_finish, ratings_ensure, starting_state
 from ratings.preferans.services.rating_list import preferans_setup_defaults, rating_settings
 from ratings.preferans.services.servers import game_server_create, game_server_token_rotate
 
@@ -48,4 +48,5 @@ __all__ = [
     "preferans_setup_defaults",
     "rating_settings",
     "ratings_ensure",
+    "starting_state",
 ]

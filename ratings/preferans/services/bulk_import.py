@@ -40,6 +40,8 @@ class BulkDeal:
     game: str
     whists: Mapping[int, int]
     external_id: str = ""
+    #: When the deal was played (a history's date); the import's moment when not given.
+    applied_at: datetime.datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -123,8 +125,10 @@ def deals_import_bulk(
             if position is None:
                 raise PreferansError(f"deals[{index}].game", f'game "{deal.game}" is not in this import')
             whists = deal.whists
-            if whists.keys() != tables[position]:
-                raise PreferansError(f"deals[{index}].whists", f'the players are not the table of game "{deal.game}"')
+            if not whists.keys() <= tables[position] or len(whists) < MIN_TABLE:
+                raise PreferansError(
+                    f"deals[{index}].whists", f'the players are not 2 or more of the table of game "{deal.game}"'
+                )
             converted = {names[pid]: value for pid, value in whists.items()}
             for pid, value in whists.items():
                 if type(value) is not int:
@@ -134,7 +138,7 @@ def deals_import_bulk(
                 raise PreferansError(f"deals[{index}].whists", f"the whists sum to {total}, not to zero")
             engine_deals.append(DealWhists(game=deal.game, whists=converted))
             counter[position] += 1
-            yield deal_id, game_ids[position], server_id, deal.external_id, counter[position], now
+            yield deal_id, game_ids[position], server_id, deal.external_id, counter[position], deal.applied_at or now
 
     copy_rows(Deal, DEAL_COLUMNS, deal_rows(), binary=True)
 
@@ -142,11 +146,11 @@ def deals_import_bulk(
     run = DealRun(engine_deals, {names[pid]: locked[pid][1] for pid in player_ids}, settings, checked=True)
 
     def result_rows():
-        for deal_id, deal, (deal_names, before, after, pro_before) in zip(deal_ids, engine_deals, run, strict=True):
+        for deal_id, deal, step in zip(deal_ids, engine_deals, run, strict=True):
+            deal_names, before, after, pro_before, deltas = step
             whists = deal.whists
             for k, name in enumerate(deal_names):
-                old, new = before[k], after[k]
-                yield deal_id, ids[name], whists[name], old, new, new - old, pro_before[k], caps[name]
+                yield deal_id, ids[name], whists[name], before[k], after[k], deltas[k], pro_before[k], caps[name]
 
     count = copy_rows(DealResult, RESULT_COLUMNS, result_rows(), binary=True)
 

@@ -66,9 +66,8 @@ def _check_whists(item: DealInput, seated: list[int]) -> dict[int, int]:
             table = ", ".join(str(p) for p in seated)
             raise PreferansError(f"{where}.{key}", f"player {pid} is not at the table of this game ({table})")
         whists[pid] = whole_whists(value, f"{where}.{key}")
-    missing = [pid for pid in seated if pid not in whists]
-    if missing:
-        raise PreferansError(where, f"player {missing[0]} of the game's table has no whists")
+    # A player of the table who is not in the deal has left the game (`RATE_CLI.md`: a later deal "may lack a player
+    # who left, never add one"); they keep what the deals they played gave.
     total = sum(whists.values())
     if total:
         raise PreferansError(where, f"the whists sum to {total}, not to zero")

@@ -9,7 +9,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from federation.models import Player
-from ratings.engines.preferans import new_player
+from ratings.engines.preferans import AMATEUR, PlayerState, PreferansSettings, league_for, new_player
+from ratings.models import Engine, StartingRating
 from ratings.preferans.models import Game, GameServer, PreferansRating, Seat
 from ratings.preferans.services.common import MAX_TABLE, MIN_TABLE, PreferansError
 from ratings.preferans.services.rating_list import rating_settings
@@ -65,7 +66,8 @@ def game_create(
 
 
 def ratings_ensure(*, player_ids: Sequence[int]) -> None:
-    """Create the rating rows of newcomers (a bot starts at its level's maximum) before their first deal.
+    """Create the rating rows of newcomers before their first deal: from their starting rating, peak and league when
+    the federation's list carried one over (``StartingRating``), else as a new player (a bot at its level's maximum).
 
     Done when a game is created, so that the deals, which lock these rows, never have to insert one.
     """
@@ -75,16 +77,31 @@ def ratings_ensure(*, player_ids: Sequence[int]) -> None:
         return
     settings = rating_settings()
     now = timezone.now()
+    carried = {
+        row.player_id: row
+        for row in StartingRating.objects.filter(rating_list__engine=Engine.PREFERANS, player_id__in=missing)
+    }
     fresh = []
     for player in Player.objects.filter(pk__in=missing).select_related("bot_level").order_by("pk"):
         cap = float(player.bot_level.max_rating) if player.is_bot and player.bot_level_id else None
         state = new_player(settings, bot_max=cap)
+        if player.pk in carried:
+            state = starting_state(carried[player.pk], bot_max=cap, settings=settings)
         fresh.append(
             PreferansRating(
                 player=player, rating=state.rating, max_rating=state.max_rating, league=state.league, updated_at=now
             )
         )
     PreferansRating.objects.bulk_create(fresh, ignore_conflicts=True)
+
+
+def starting_state(row: StartingRating, *, bot_max: float | None, settings: PreferansSettings) -> PlayerState:
+    """The state a carried-over player starts from, read as ``rate`` reads ``ratings``, ``max_ratings`` and
+    ``leagues``: a bot's rating within its level's maximum, the peak at least the rating, Pro if the peak reached the
+    threshold (``ratings.engines.preferans``, module decisions)."""
+    rating = float(row.rating) if bot_max is None else min(float(row.rating), bot_max)
+    peak = max(float(row.max_rating), rating) if row.max_rating is not None else rating
+    return PlayerState(rating, peak, league_for(row.league or AMATEUR, peak, settings), bot_max)
 
 
 @transaction.atomic

@@ -7,6 +7,7 @@ import sys
 import pytest
 from django.core.management import call_command
 
+from federation.celery import app
 from ratings.rate import rate
 
 
@@ -19,6 +20,15 @@ def run_command(name, *args, stdin=None, monkeypatch=None):
     except SystemExit as stop:
         return stop.code, out.getvalue(), err.getvalue()
     return 0, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def eager():
+    """The embedded default: a job started by the admin runs inside the confirming request."""
+    old = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = old
 
 
 @pytest.fixture

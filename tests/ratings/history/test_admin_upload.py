@@ -6,7 +6,6 @@ import json
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from federation.celery import app
 from federation.models import Player
 from ratings.models import HistoryUpload, JobRun, JobState, StartingRating
 from tests.factories import federation_staff, organiser
@@ -17,14 +16,6 @@ from .test_gorbunov import generated_history
 pytestmark = pytest.mark.django_db
 
 URL = "/admin/ratings/ratinglist/import-history/"
-
-
-@pytest.fixture
-def eager():
-    old = app.conf.task_always_eager
-    app.conf.task_always_eager = True  # the embedded default: the job runs inside the confirming request
-    yield
-    app.conf.task_always_eager = old
 
 
 def _file(doc, name="history.json"):

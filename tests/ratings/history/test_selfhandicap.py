@@ -20,7 +20,7 @@ from tournaments.models import GoSystem, Tournament
 from tournaments.pairing.selfhandicap import rate_document
 
 from .conftest import rate_output
-from .test_admin_upload import URL, eager  # noqa: F401  (the fixture runs the job inside the request)
+from .test_admin_upload import URL
 
 pytestmark = pytest.mark.django_db
 
@@ -341,7 +341,7 @@ def test_list_commands_refuse_what_a_tournament_document_is_not(postgres, monkey
     assert (status, err.strip()) == (1, "tournament: dirs documents are not one tournament (no --tournament)")
 
 
-def test_staff_upload_a_tournament_in_the_admin(client, postgres, eager):  # noqa: F811
+def test_staff_upload_a_tournament_in_the_admin(client, postgres, eager):
     staff = federation_staff()
     client.force_login(staff)
     doc = generated_tournament()

@@ -1,6 +1,6 @@
 import pytest
 
-from ratings.preferans.models import Deal, Game, GameServer, PreferansRating, Seat, hash_token
+from ratings.preferans.models import Deal, DealResult, Game, GameServer, PreferansRating, Seat, hash_token
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -196,3 +196,33 @@ def test_csv_import_confirms_only_the_stored_file_as_previewed(admin_client):
     done = admin_client.post("/en/admin/preferans/game/import/", {"confirm": "1", "sha256": sha}, follow=True)
     assert "1 deal imported and rated." in done.content.decode()
     assert Deal.objects.count() == 1
+
+
+def test_a_player_who_left_is_left_out_of_a_deal_by_hand_and_in_the_csv_import(admin_client):
+    """RATE_CLI.md: a later deal of a game may lack a player who left; both of the admin's doors accept it."""
+    from ratings.preferans.services import game_create
+
+    a, b, c = PlayerFactory(), PlayerFactory(), PlayerFactory()
+    game, _created = game_create(server=None, external_id="club-9", player_ids=[a.pk, b.pk, c.pk])
+    url = f"/en/admin/preferans/game/{game.pk}/deal/"
+    ok = admin_client.post(url, {f"whists_{a.pk}": 4, f"whists_{b.pk}": -4, f"whists_{c.pk}": ""})
+    assert ok.status_code == 302
+    assert list(DealResult.objects.order_by("id").values_list("player_id", "whists")) == [(a.pk, 4), (b.pk, -4)]
+    assert PreferansRating.objects.get(player=c).rating == 1000
+    lonely = admin_client.post(url, {f"whists_{a.pk}": 0, f"whists_{b.pk}": "", f"whists_{c.pk}": ""})
+    assert "2 to 4 players, this deal has 1" in lonely.content.decode()
+
+    text = "game;date;deal;player_id;whists\n" + "".join(
+        f"club-10;2026-03-07;{n};{p.pk};{w}\n"
+        for n, rows in ((1, ((a, -5), (b, 3), (c, 2))), (2, ((a, 1), (c, -1))))
+        for p, w in rows
+    )
+    sha = _upload(admin_client, text).context["sha256"]
+    done = admin_client.post("/en/admin/preferans/game/import/", {"confirm": "1", "sha256": sha}, follow=True)
+    assert "2 deals imported and rated." in done.content.decode()
+    second = Deal.objects.get(game__external_id="club-10", number=2)
+    assert sorted(second.results.values_list("player_id", flat=True)) == sorted([a.pk, c.pk])
+    stranger = PlayerFactory()
+    text = f"game;date;deal;player_id;whists\nclub-10;2026-03-07;3;{a.pk};1\nclub-10;2026-03-07;3;{stranger.pk};-1\n"
+    body = _upload(admin_client, text).content.decode()
+    assert f"player {stranger.pk} is not at the table of this game" in body

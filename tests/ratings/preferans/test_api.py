@@ -178,11 +178,23 @@ def test_a_player_not_at_the_table(post, server, table):
     _nothing_applied(table)
 
 
-def test_a_player_of_the_table_missing(post, server, table):
-    a, b, _c = table
-    response = post(DEALS, {"id": "d-1", "game": "g-1", "whists": {str(a.pk): -5, str(b.pk): 5}}, server.token)
-    _refused(response, 400, "whists")
-    _nothing_applied(table)
+def test_a_player_who_left_is_missing_from_the_later_deals(post, server, table):
+    """RATE_CLI.md: a later deal may lack a player who left; they keep what the deals they played gave, and the
+    deals after are rated between those still at the table (the rules' table of three, then two at 1001.8597 and
+    1800.8546)."""
+    a, b, c = table
+    first = {"id": "d-1", "game": "g-1", "whists": {str(a.pk): -5, str(b.pk): 3, str(c.pk): 2}}
+    assert post(DEALS, first, server.token).status_code == 201
+    response = post(DEALS, {"id": "d-2", "game": "g-1", "whists": {str(a.pk): -5, str(b.pk): 5}}, server.token)
+    assert response.status_code == 201, response.content
+    assert [change["player"] for change in response.json()["changes"]] == [a.pk, b.pk]
+    assert _rating(c) == pytest.approx(1799.0491, abs=5e-5)
+    assert DealResult.objects.filter(player=c).count() == 1
+    # Rs = 1001.8597 against Rt = 1800.8546, -5 whists: Vf = -8.2954, Kd = 1.0237, Rd = +1.8583.
+    assert _rating(a) == pytest.approx(1001.8597 + 1.8583, abs=2e-4)
+    alone = post(DEALS, {"id": "d-3", "game": "g-1", "whists": {str(a.pk): 0}}, server.token)
+    assert "2 to 4 players" in _refused(alone, 400, "whists")
+    assert Deal.objects.count() == 2
 
 
 @pytest.mark.parametrize("count", [1, 5])

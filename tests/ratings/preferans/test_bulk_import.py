@@ -89,9 +89,13 @@ def test_bulk_import_refuses_bad_data_and_saves_nothing():
     with pytest.raises(PreferansError) as error:
         deals_import_bulk(games=games, deals=[BulkDeal(game="g", whists={a: 1, b: 1, c: -1})])
     assert error.value.field == "deals[0].whists"
+    stranger = PlayerFactory().pk
     with pytest.raises(PreferansError) as error:
-        deals_import_bulk(games=games, deals=[BulkDeal(game="g", whists={a: 1, b: -1})])
+        deals_import_bulk(games=games, deals=[BulkDeal(game="g", whists={a: 1, stranger: -1})])
     assert error.value.field == "deals[0].whists"
+    with pytest.raises(PreferansError) as error:
+        deals_import_bulk(games=games, deals=[BulkDeal(game="g", whists={a: 0})])
+    assert error.value.message == 'the players are not 2 or more of the table of game "g"'
     with pytest.raises(PreferansError):
         deals_import_bulk(games=[BulkGame(key="x", player_ids=(a,), played_at=WHEN)], deals=[])
     assert not Game.objects.exists()

@@ -92,7 +92,7 @@ def test_a_bad_file_names_every_row_and_field_and_saves_nothing(tmp_path):
     lines = err.getvalue().splitlines()
     assert lines == [
         "row 2, whists: the whists of deal “1” sum to 1, not to zero",
-        "row 5, player_id: the players are not the table of game “g1” (its first deal, row 2)",
+        "row 5, player_id: the players are not 2 or more of the table of game “g1” (its first deal, row 2)",
         "row 7, player_id: no player has the id 999999",
         "row 9, game: game “old” is already stored: add its deals in the admin",
     ]
@@ -169,3 +169,36 @@ def test_the_command_is_found_and_explains_itself(capsys):
     out = capsys.readouterr().out
     assert "--batch" in out
     assert "--dry-run" in out
+
+
+@pytest.mark.django_db
+def test_a_player_who_left_is_missing_from_the_later_deals_of_a_bulk_import(tmp_path):
+    """RATE_CLI.md: a game's table is fixed by its first deal; a later deal may lack a player who left. The bulk
+    import stores it and rates it as ``rate`` does; a deal of one player, or with a stranger, is refused."""
+    a, b, c = (PlayerFactory().pk for _ in range(3))
+    rows = [(1, a, -5), (1, b, 3), (1, c, 2), (2, a, 6), (2, b, -6), (3, b, 1), (3, a, -1)]
+    _run(tmp_path, HEADER + "".join(f"g1;2026-03-01;{n};{p};{w}\n" for n, p, w in rows))
+    engine = rate_deals(
+        [
+            DealWhists("g1", {str(a): -5, str(b): 3, str(c): 2}),
+            DealWhists("g1", {str(a): 6, str(b): -6}),
+            DealWhists("g1", {str(b): 1, str(a): -1}),
+        ]
+    )
+    for pid in (a, b, c):
+        assert PreferansRating.objects.get(player_id=pid).rating == engine.players[str(pid)].rating
+    assert DealResult.objects.filter(player_id=c).count() == 1
+    assert DealResult.objects.count() == 7
+    d = PlayerFactory().pk
+    text = HEADER + f"g2;2026-03-01;1;{a};1\ng2;2026-03-01;1;{b};-1\ng2;2026-03-01;2;{a};0\n"
+    text += f"g3;2026-03-01;1;{a};1\ng3;2026-03-01;1;{b};-1\ng3;2026-03-01;2;{a};1\ng3;2026-03-01;2;{d};-1\n"
+    with pytest.raises(CommandError):
+        _run(tmp_path, text)
+    err = io.StringIO()
+    with translation.override("en"), pytest.raises(CommandError):
+        call_command("preferans_import", str(tmp_path / "deals.csv"), stdout=io.StringIO(), stderr=err)
+    assert err.getvalue().splitlines() == [
+        "row 4, player_id: the players are not 2 or more of the table of game “g2” (its first deal, row 2)",
+        "row 7, player_id: the players are not 2 or more of the table of game “g3” (its first deal, row 5)",
+    ]
+    assert DealResult.objects.count() == 7

@@ -12,7 +12,8 @@ Decisions where the rules are silent:
 
 - Every game of the file must be new. A game already stored is refused (its first row is named): its further deals
   go through the admin's import or the game server's API, which continue a stored game.
-- A game's table is the players of its first deal, and each of its deals names exactly them.
+- A game's table is the players of its first deal; each later deal names them, or 2 or more of them when a player
+  has left the game (``RATE_CLI.md``: a later deal "may lack a player who left, never add one").
 - A game without a date is dated at noon of the import's day, as in the admin's import.
 - The tables' statistics are refreshed at the end (``ANALYZE``), so that the pages and the game servers' deals are
   planned for the tables' new sizes at once.
@@ -83,8 +84,8 @@ def check_file(deals: list[ParsedDeal]) -> tuple[dict[str, _GamePlan], list[RowE
             if not MIN_TABLE <= len(plan.table) <= MAX_TABLE:
                 message = _("a table has 2 to 4 players, game “%(game)s” has %(count)s")
                 errors.append(RowError(row, "player_id", message % {"game": deal.game, "count": len(plan.table)}))
-        elif deal.whists.keys() != plan.seated:
-            message = _("the players are not the table of game “%(game)s” (its first deal, row %(row)s)")
+        elif not deal.whists.keys() <= plan.seated or len(deal.whists) < MIN_TABLE:
+            message = _("the players are not 2 or more of the table of game “%(game)s” (its first deal, row %(row)s)")
             errors.append(RowError(row, "player_id", message % {"game": deal.game, "row": plan.first_row}))
         plan.last_deal = index
         total = sum(deal.whists.values())
