@@ -210,7 +210,7 @@ def test_a_tournament_with_results_and_why_it_counts(client, demo):
         assert status["counts"] or status["reasons"]
     draft = Tournament.objects.filter(status=TournamentStatus.DRAFT).first()
     if draft is not None:
-        _refused(client.get(f"{V1}/tournaments/{draft.pk}/"), 404, "")
+        _refused(client.get(f"{V1}/tournaments/{draft.pk}/"), 404, "id")
 
 
 def test_a_go_tournament_has_rounds_pairings_and_standings(client, demo):

@@ -1,0 +1,217 @@
+"""``/api/v1/players/{id}/history/``: every change of a player's ratings, newest first, built straight to JSON.
+
+- **Version** (every request, one query, ``history_version``): the player's own columns (the answer names them) and
+  their newest edit, and per system how many changes the player has and the newest one's id (a new deal, game or
+  publication, a rebuild or a withdrawal changes one of them), the lists' edits and the preferans and DIRS lists'
+  slugs. The counts are also the answer's ``paging.count``.
+- **Warm**: that query and one cache get.
+- **Cold**: one more query for the page (``UNION ALL`` of the four systems' changes, sorted and cut to the page in
+  the database), each row with its stored explanation in the language asked (Gorbunov and DIRS keep both texts,
+  mahjong its formula lines); a preferans deal stores its numbers, and the page's deals are explained again from
+  them (``ratings.preferans.selectors.deal_explanations``, one query more, only when the page has a deal).
+
+Order: newest date first; on the same date, the newest row (the larger id) first. A change without a date comes last.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+
+from django.db.models import BigIntegerField, Case, CharField, F, FloatField, Q, Value, When
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast, TruncDate
+
+from federation.api.v1.lists import MAHJONG, PLAYER_COLUMNS, fetch, fetch_query
+from federation.models import Player
+from ratings.models import Engine, RatingChange, RatingEntry, RatingList, RatingSnapshot
+
+SYSTEMS = ("gorbunov", "mahjong", "preferans", "dirs")
+COLUMNS = ("h_day", "h_order", "h_system", "h_list", "h_before", "h_after", "h_delta", "h_tournament", "h_game")
+
+
+@functools.cache
+def _version_sql() -> str:
+    """The statement of ``history_version``, written once (the history models' managers are built at each access)."""
+    from ratings.dirs.models import DirsGame
+    from ratings.preferans.models import DealResult
+
+    lists, changes = RatingList._meta.db_table, RatingChange._meta.db_table
+    entries, snapshots = RatingEntry._meta.db_table, RatingSnapshot._meta.db_table
+    deals, games = DealResult._meta.db_table, DirsGame._meta.db_table
+    mahjong = ", ".join(["%s"] * len(MAHJONG))
+    in_dirs = "(g.white_id = p.id OR g.black_id = p.id)"
+    return (
+        "SELECT " + ", ".join(f"p.{name if name != 'player_id' else 'id'}" for name in PLAYER_COLUMNS) + ","
+        f" (SELECT MAX(history_id) FROM {Player.history.model._meta.db_table} h WHERE h.id = p.id),"
+        f" (SELECT MAX(history_id) FROM {RatingList.history.model._meta.db_table}),"
+        f" (SELECT COUNT(*) FROM {changes} c JOIN {lists} l ON l.id = c.rating_list_id"
+        "   WHERE c.player_id = p.id AND l.engine = %s AND l.is_active),"
+        f" (SELECT MAX(c.id) FROM {changes} c WHERE c.player_id = p.id),"
+        f" (SELECT COUNT(*) FROM {entries} e JOIN {snapshots} s ON s.id = e.snapshot_id"
+        f"   JOIN {lists} l ON l.id = s.rating_list_id WHERE e.player_id = p.id AND l.engine IN ({mahjong})"
+        "   AND l.is_active),"
+        f" (SELECT MAX(e.id) FROM {entries} e WHERE e.player_id = p.id),"
+        f" (SELECT COUNT(*) FROM {deals} d WHERE d.player_id = p.id),"
+        f" (SELECT MAX(d.deal_id) FROM {deals} d WHERE d.player_id = p.id),"
+        f" (SELECT COUNT(*) FROM {games} g WHERE g.rated AND {in_dirs}),"
+        f" (SELECT MAX(g.id) FROM {games} g WHERE {in_dirs}),"
+        f" (SELECT slug FROM {lists} WHERE engine = %s ORDER BY id LIMIT 1),"
+        f" (SELECT slug FROM {lists} WHERE engine = %s ORDER BY id LIMIT 1)"
+        f" FROM {Player._meta.db_table} p WHERE p.id = %s AND NOT p.is_bot"
+    )
+
+
+def history_version(player_id: int) -> dict | None:
+    """The player's columns, the version of their history and its size per system, in one query; None when there is
+    no such public player."""
+    params = [Engine.GORBUNOV, *sorted(MAHJONG), Engine.PREFERANS, Engine.DIRS, player_id]
+    found = fetch(_version_sql(), params)
+    if not found:
+        return None
+    row = found[0]
+    player = row[: len(PLAYER_COLUMNS)]
+    rest = row[len(PLAYER_COLUMNS) :]
+    counts = {"gorbunov": rest[2], "mahjong": rest[4], "preferans": rest[6], "dirs": rest[8]}
+    return {
+        "player": player,
+        "version": (*player, *rest),
+        "counts": counts,
+        "slugs": {"preferans": rest[10] or "", "dirs": rest[11] or ""},
+    }
+
+
+def _float(name: str):
+    return Cast(name, FloatField())
+
+
+def _none(field):
+    """A typed NULL (``NULL::integer``): the branches of the union agree on every column's type."""
+    return Cast(Value(None), field)
+
+
+def history_page(player_id: int, found: dict, *, system: str, offset: int, limit: int, language: str) -> list[dict]:
+    """The items of one page of the player's history (``found``: ``history_version``'s answer)."""
+    from ratings.dirs.models import DirsGame
+    from ratings.preferans.models import DealResult
+
+    ru = not language.startswith("en")
+    text_field = "explanation_ru" if ru else "explanation_en"
+    wanted = SYSTEMS if system == "all" else (system,)
+    parts = []
+    if "gorbunov" in wanted:
+        parts.append(
+            RatingChange.objects.filter(
+                player_id=player_id, rating_list__engine=Engine.GORBUNOV, rating_list__is_active=True
+            ).annotate(
+                h_day=F("event_date"),
+                h_order=F("pk"),
+                h_system=Value(Engine.GORBUNOV.value, output_field=CharField()),
+                h_list=F("rating_list__slug"),
+                h_before=_float("before"),
+                h_after=_float("after"),
+                h_delta=_float("delta"),
+                h_tournament=F("tournament_id"),
+                h_game=_none(BigIntegerField()),
+                h_text=F(text_field),
+            )
+        )
+    if "mahjong" in wanted:
+        parts.append(
+            RatingEntry.objects.filter(
+                player_id=player_id,
+                snapshot__rating_list__engine__in=sorted(MAHJONG),
+                snapshot__rating_list__is_active=True,
+            ).annotate(
+                h_day=F("snapshot__as_of"),
+                h_order=F("pk"),
+                h_system=F("snapshot__rating_list__engine"),
+                h_list=F("snapshot__rating_list__slug"),
+                h_before=_float("rating") - _float("delta"),
+                h_after=_float("rating"),
+                h_delta=_float("delta"),
+                h_tournament=_none(BigIntegerField()),
+                h_game=_none(BigIntegerField()),
+                h_text=KT(f"details__formula__{'ru' if ru else 'en'}"),
+            )
+        )
+    if "preferans" in wanted:
+        parts.append(
+            DealResult.objects.filter(player_id=player_id).annotate(
+                h_day=TruncDate("deal__game__played_at"),
+                h_order=F("deal_id"),
+                h_system=Value(Engine.PREFERANS.value, output_field=CharField()),
+                h_list=Value(found["slugs"]["preferans"], output_field=CharField()),
+                h_before=_float("rating_before"),
+                h_after=_float("rating_after"),
+                h_delta=_float("delta"),
+                h_tournament=_none(BigIntegerField()),
+                h_game=F("deal__game_id"),
+                h_text=_none(CharField()),
+            )
+        )
+    if "dirs" in wanted:
+        white = Q(white_id=player_id)
+        before = Case(When(white, then=_float("white_before")), default=_float("black_before"))
+        after = Case(When(white, then=_float("white_after")), default=_float("black_after"))
+        parts.append(
+            DirsGame.objects.filter(Q(rated=True) & (white | Q(black_id=player_id))).annotate(
+                h_day=F("date"),
+                h_order=F("pk"),
+                h_system=Value(Engine.DIRS.value, output_field=CharField()),
+                h_list=Value(found["slugs"]["dirs"], output_field=CharField()),
+                h_before=before,
+                h_after=after,
+                h_delta=after - before,
+                h_tournament=_none(BigIntegerField()),
+                h_game=F("pk"),
+                h_text=F(text_field),
+            )
+        )
+    rows = [part.order_by().values_list(*COLUMNS, "h_text") for part in parts]
+    union = rows[0].union(*rows[1:], all=True) if len(rows) > 1 else rows[0]
+    page = fetch_query(union.order_by(F("h_day").desc(nulls_last=True), F("h_order").desc())[offset : offset + limit])
+    deals = [row[1] for row in page if row[2] == Engine.PREFERANS]
+    explained = {}
+    if deals:
+        from ratings.preferans.selectors import deal_explanations
+
+        explained = {
+            deal: text.in_language(language)
+            for (deal, pid), text in deal_explanations(deals=deals).items()
+            if pid == player_id
+        }
+    items = []
+    for day, order, name, slug, before, after, delta, tournament, game, text in page:
+        if name == Engine.PREFERANS:
+            text = explained.get(order, "")
+        elif name in MAHJONG:
+            text = _lines(text)
+        items.append(
+            {
+                "system": name,
+                "list": slug,
+                "date": day,
+                "before": before,
+                "after": after,
+                "delta": delta,
+                "tournament": tournament,
+                "game": game,
+                "explanation": text or "",
+            }
+        )
+    return items
+
+
+def _lines(raw) -> str:
+    """The mahjong formula lines, kept as a JSON list, as one text."""
+    if raw is None:
+        return ""
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except ValueError:
+            return raw
+    if isinstance(raw, list):
+        return "\n".join(str(line) for line in raw)
+    return str(raw)

@@ -1,0 +1,215 @@
+"""``/api/v1/lists/{slug}/``: one page of a list as its page shows it, built straight to JSON.
+
+- **Version** (every request, one query, ``list_version``): the list (its id, system, whether it is active), its
+  publications (how many, the newest id and date, when last computed), the edits of the lists and of the players'
+  registry (their history rows), and for a current leaderboard (preferans, DIRS) its rows' last change. The ETag is
+  made of it and of the request's parameters, so a publication, a rebuild, a renamed player or a new deal changes it
+  at the next request, with no signal to forget anything.
+- **Warm**: that query and one cache get of the answer stored under the ETag (the body and its ``Last-Modified``).
+- **Cold**: two more queries: the publication shown for the date asked (``ratings.dates.list_for_date``, the pages'
+  rule), with its number of rows and whether it is the newest; then the page's rows with their players, as plain
+  values (``.values_list``), written to JSON here. No model instance and no schema validation per row: the answer
+  has the shape of ``schemas.ListOut`` (the OpenAPI document), which the tests check real answers against.
+
+An older Gorbunov week is read as its page reads it (``ratings.gorbunov.selectors.list_view``: each player's newest
+entry up to that week, ranked among them), a few queries more.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from types import SimpleNamespace
+
+from django.db.models import Count, Exists, FloatField, IntegerField, OuterRef, Subquery
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
+
+from federation.models import Player
+from ratings.dates import AskedDate, list_for_date
+from ratings.engines.gorbunov import week_start
+from ratings.models import Engine, RatingEntry, RatingList, RatingSnapshot
+
+DATED = {Engine.GORBUNOV, Engine.MAHJONG_RR, Engine.MAHJONG_CRR, Engine.MAHJONG_ONLINE}
+MAHJONG = {Engine.MAHJONG_RR, Engine.MAHJONG_CRR, Engine.MAHJONG_ONLINE}
+
+#: The player's columns of a row, in this order, after the row's own (``player_json``).
+PLAYER_COLUMNS = ("player_id", "last_name", "first_name", "last_name_latin", "first_name_latin", "city", "country")
+
+
+@functools.cache
+def _version_sql() -> str:
+    """The statement of ``list_version``, written once (the history models' managers are built at each access)."""
+    from ratings.dirs.models import DirsGame, DirsRating
+    from ratings.preferans.models import PreferansRating
+
+    lists, snapshots = RatingList._meta.db_table, RatingSnapshot._meta.db_table
+    preferans, dirs, games = PreferansRating._meta.db_table, DirsRating._meta.db_table, DirsGame._meta.db_table
+    own = f"FROM {snapshots} s WHERE s.rating_list_id = l.id"
+    return (
+        f"SELECT l.id, l.engine, (SELECT COUNT(*) {own}), (SELECT MAX(s.id) {own}), (SELECT MAX(s.computed_at) {own}),"
+        f" (SELECT MAX(s.as_of) {own}),"
+        f" (SELECT MAX(history_id) FROM {RatingList.history.model._meta.db_table}),"
+        f" (SELECT MAX(history_id) FROM {Player.history.model._meta.db_table}),"
+        f" (SELECT MAX(id) FROM {Player._meta.db_table}),"
+        f" CASE WHEN l.engine = %s THEN (SELECT MAX(updated_at) FROM {preferans})"
+        f" WHEN l.engine = %s THEN (SELECT MAX(updated_at) FROM {dirs}) END,"
+        f" CASE WHEN l.engine = %s THEN (SELECT MAX(player_id) FROM {preferans})"
+        f" WHEN l.engine = %s THEN (SELECT MAX(id) FROM {games}) END, l.name, l.name_en"
+        f" FROM {lists} l WHERE l.slug = %s AND l.is_active"
+    )
+
+
+def list_version(slug: str) -> tuple | None:
+    """An active list's version, in one query; None when there is no such list. The row: the list's id and system,
+    its publications' count, newest id, last computation and newest date, the lists' and the players' newest edits,
+    the players' newest id, a leaderboard's last change and newest row, the list's names."""
+    found = fetch(_version_sql(), [Engine.PREFERANS, Engine.DIRS, Engine.PREFERANS, Engine.DIRS, slug])
+    return found[0] if found else None
+
+
+def fetch(sql: str, params) -> list[tuple]:
+    """The rows of a statement sent with its parameters apart, so that PostgreSQL prepares it after a few runs on a
+    connection (``ratings.preferans.services.deal_sql.bound_cursor``): the API's statements are the same at every
+    request, and PostgreSQL took longer to plan them than to run them."""
+    from ratings.preferans.services.deal_sql import bound_cursor
+
+    with bound_cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def fetch_query(queryset) -> list[tuple]:
+    """``fetch`` of a ``values_list`` queryset: its rows, as tuples of the database's values."""
+    sql, params = queryset.query.sql_with_params()
+    return fetch(sql, params)
+
+
+def rating_list(version: tuple, slug: str) -> RatingList:
+    """The list of ``list_version``'s row, as ``reads.list_info`` reads it (with ``latest``), without a query."""
+    item = RatingList(id=version[0], engine=version[1], slug=slug, name=version[11], name_en=version[12])
+    item.latest = version[5]
+    return item
+
+
+def display_name(last: str, first: str, last_latin: str, first_latin: str, language: str) -> str:
+    """``Player.display_name`` from the row's columns: Latin for English when there is one, Cyrillic otherwise."""
+    if language.startswith("en") and last_latin:
+        return f"{last_latin} {first_latin}" if first_latin else last_latin
+    return f"{last} {first}" if first and last else (last or first)
+
+
+def player_json(values, language: str, prefix: str) -> dict:
+    """``reads.player_ref`` of a row's player columns (``PLAYER_COLUMNS``)."""
+    pk, last, first, last_latin, first_latin, city, country = values
+    return {
+        "id": pk,
+        "name": display_name(last, first, last_latin, first_latin, language),
+        "city": city or "",
+        "country": country or "",
+        "url": f"{prefix}{pk}/",
+    }
+
+
+def _player_fields(relation: str = "player__") -> list[str]:
+    return ["player_id", *(f"{relation}{name}" for name in PLAYER_COLUMNS[1:])]
+
+
+def shown(list_id: int, engine: str, asked: AskedDate):
+    """The publication the list's page shows for the date asked (with ``rows``: its entries, and ``newest``), and
+    the message, as ``list_for_date`` gives them; one query (two for a date before the first list)."""
+    later = RatingSnapshot.objects.filter(rating_list_id=list_id, as_of__gt=OuterRef("as_of"))
+    rows = (
+        RatingEntry.objects.filter(snapshot=OuterRef("pk"))
+        .order_by()
+        .values("snapshot")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    snapshots = (
+        RatingSnapshot.objects.filter(rating_list_id=list_id)
+        .only("id", "as_of", "computed_at", "rating_list_id")
+        .annotate(newest=~Exists(later), rows=Subquery(rows, output_field=IntegerField()))
+    )
+    if engine == Engine.GORBUNOV:
+        return list_for_date(snapshots, asked, period_start=week_start)
+    return list_for_date(snapshots, asked)
+
+
+def rows(engine: str, snapshot, *, league: str, offset: int, limit: int) -> tuple[int, list[tuple]]:
+    """(count, rows) of one page in the page's order; each row (rank, rating, delta, tournaments, parts, player
+    columns)."""
+    end = offset + limit
+    if (engine == Engine.GORBUNOV and snapshot.newest) or engine in MAHJONG:
+        entries = RatingEntry.objects.filter(snapshot_id=snapshot.pk).order_by("rank", "player_id")
+        mahjong = engine in MAHJONG
+        if mahjong:
+            entries = entries.annotate(
+                part_a=Cast(KT("details__part_a"), FloatField()), part_b=Cast(KT("details__part_b"), FloatField())
+            )
+        own = ["rank", "rating", "delta", "events", *(["part_a", "part_b"] if mahjong else [])]
+        out = []
+        for row in fetch_query(entries.values_list(*own, *_player_fields())[offset:end]):
+            parts = {"part_a": row[4], "part_b": row[5]} if mahjong else {}
+            delta = None if row[2] is None else float(row[2])
+            out.append((row[0], float(row[1]), delta, row[3], parts, row[len(own) :]))
+        return snapshot.rows or 0, out
+    if engine == Engine.GORBUNOV:
+        from ratings.gorbunov.selectors import list_view
+
+        view = list_view(snapshot=snapshot)
+        entries = view.entries.order_by("-rating", "player_id")
+        out = []
+        for rating, delta, events, snapshot_id, *player in entries.values_list(
+            "rating", "delta", "events", "snapshot_id", *_player_fields()
+        )[offset:end]:
+            rank = view.rank(SimpleNamespace(rating=rating))
+            moved = view.delta(SimpleNamespace(delta=delta, snapshot_id=snapshot_id))
+            out.append((rank, float(rating), None if moved is None else float(moved), events, {}, player))
+        return entries.count(), out
+    if engine == Engine.PREFERANS:
+        from ratings.preferans.selectors import leaderboard
+
+        ratings = leaderboard(league=league)
+        fields = ("rating", "max_rating", "deals", *_player_fields())
+        out = [
+            (offset + n, float(rating), None, None, {"max_rating": peak, "deals": deals}, player)
+            for n, (rating, peak, deals, *player) in enumerate(ratings.values_list(*fields)[offset:end], start=1)
+        ]
+        return ratings.count(), out
+    if engine == Engine.DIRS:
+        from ratings.dirs.selectors import dirs_leaderboard
+
+        ratings = dirs_leaderboard()
+        fields = ("place", "rating", "games", "acceleration", *_player_fields())
+        out = [
+            (place, float(rating), None, None, {"games": games, "acceleration": acceleration}, player)
+            for place, rating, games, acceleration, *player in ratings.values_list(*fields)[offset:end]
+        ]
+        return ratings.count(), out
+    return 0, []
+
+
+def entries_json(page_rows: list[tuple], language: str, prefix: str) -> list[dict]:
+    return [
+        {
+            "rank": rank,
+            "player": player_json(player, language, prefix),
+            "rating": rating,
+            "delta": delta,
+            "tournaments": events,
+            "parts": parts,
+        }
+        for rank, rating, delta, events, parts, player in page_rows
+    ]
+
+
+def dumps(answer: dict) -> bytes:
+    """JSON as the API writes it (UTF-8, dates as ISO text)."""
+    return json.dumps(answer, ensure_ascii=False, separators=(",", ":"), default=_iso).encode()
+
+
+def _iso(value):
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    raise TypeError(f"{type(value).__name__} is not JSON")
