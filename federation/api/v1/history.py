@@ -18,11 +18,12 @@ from __future__ import annotations
 import functools
 import json
 
-from django.db.models import BigIntegerField, Case, CharField, F, FloatField, Q, Value, When
+from django.db.models import BigIntegerField, Case, CharField, F, FloatField, Q, Subquery, Value, When
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, TruncDate
 
-from federation.api.v1.lists import MAHJONG, PLAYER_COLUMNS, fetch, fetch_query
+from federation.api.v1.lists import MAHJONG, PLAYER_COLUMNS
+from federation.api.v1.statements import Statement, fetch
 from federation.models import Player
 from ratings.models import Engine, RatingChange, RatingEntry, RatingList, RatingSnapshot
 
@@ -55,9 +56,7 @@ def _version_sql() -> str:
         f" (SELECT COUNT(*) FROM {deals} d WHERE d.player_id = p.id),"
         f" (SELECT MAX(d.deal_id) FROM {deals} d WHERE d.player_id = p.id),"
         f" (SELECT COUNT(*) FROM {games} g WHERE g.rated AND {in_dirs}),"
-        f" (SELECT MAX(g.id) FROM {games} g WHERE {in_dirs}),"
-        f" (SELECT slug FROM {lists} WHERE engine = %s ORDER BY id LIMIT 1),"
-        f" (SELECT slug FROM {lists} WHERE engine = %s ORDER BY id LIMIT 1)"
+        f" (SELECT MAX(g.id) FROM {games} g WHERE {in_dirs})"
         f" FROM {Player._meta.db_table} p WHERE p.id = %s AND NOT p.is_bot"
     )
 
@@ -65,7 +64,7 @@ def _version_sql() -> str:
 def history_version(player_id: int) -> dict | None:
     """The player's columns, the version of their history and its size per system, in one query; None when there is
     no such public player."""
-    params = [Engine.GORBUNOV, *sorted(MAHJONG), Engine.PREFERANS, Engine.DIRS, player_id]
+    params = [Engine.GORBUNOV, *sorted(MAHJONG), player_id]
     found = fetch(_version_sql(), params)
     if not found:
         return None
@@ -77,7 +76,6 @@ def history_version(player_id: int) -> dict | None:
         "player": player,
         "version": (*player, *rest),
         "counts": counts,
-        "slugs": {"preferans": rest[10] or "", "dirs": rest[11] or ""},
     }
 
 
@@ -90,12 +88,15 @@ def _none(field):
     return Cast(Value(None), field)
 
 
-def history_page(player_id: int, found: dict, *, system: str, offset: int, limit: int, language: str) -> list[dict]:
-    """The items of one page of the player's history (``found``: ``history_version``'s answer)."""
+def _slug(engine: str):
+    return Subquery(RatingList.objects.filter(engine=engine).order_by("pk").values("slug")[:1])
+
+
+def _union(player_id: int, system: str, ru: bool):
+    """The page's rows of every system asked, as one ``UNION ALL`` in the answer's order."""
     from ratings.dirs.models import DirsGame
     from ratings.preferans.models import DealResult
 
-    ru = not language.startswith("en")
     text_field = "explanation_ru" if ru else "explanation_en"
     wanted = SYSTEMS if system == "all" else (system,)
     parts = []
@@ -141,7 +142,7 @@ def history_page(player_id: int, found: dict, *, system: str, offset: int, limit
                 h_day=TruncDate("deal__game__played_at"),
                 h_order=F("deal_id"),
                 h_system=Value(Engine.PREFERANS.value, output_field=CharField()),
-                h_list=Value(found["slugs"]["preferans"], output_field=CharField()),
+                h_list=_slug(Engine.PREFERANS),
                 h_before=_float("rating_before"),
                 h_after=_float("rating_after"),
                 h_delta=_float("delta"),
@@ -159,7 +160,7 @@ def history_page(player_id: int, found: dict, *, system: str, offset: int, limit
                 h_day=F("date"),
                 h_order=F("pk"),
                 h_system=Value(Engine.DIRS.value, output_field=CharField()),
-                h_list=Value(found["slugs"]["dirs"], output_field=CharField()),
+                h_list=_slug(Engine.DIRS),
                 h_before=before,
                 h_after=after,
                 h_delta=after - before,
@@ -170,7 +171,17 @@ def history_page(player_id: int, found: dict, *, system: str, offset: int, limit
         )
     rows = [part.order_by().values_list(*COLUMNS, "h_text") for part in parts]
     union = rows[0].union(*rows[1:], all=True) if len(rows) > 1 else rows[0]
-    page = fetch_query(union.order_by(F("h_day").desc(nulls_last=True), F("h_order").desc())[offset : offset + limit])
+    return union.order_by(F("h_day").desc(nulls_last=True), F("h_order").desc())
+
+
+@functools.cache
+def _page(system: str, ru: bool) -> Statement:
+    return Statement(lambda id, day: _union(id, system, ru))
+
+
+def history_page(player_id: int, *, system: str, offset: int, limit: int, language: str) -> list[dict]:
+    """The items of one page of the player's history: one prepared statement (and the page's preferans deals)."""
+    page = _page(system, not language.startswith("en")).run(id=player_id, limit=limit, offset=offset)
     deals = [row[1] for row in page if row[2] == Engine.PREFERANS]
     explained = {}
     if deals:

@@ -17,6 +17,7 @@ entry up to that week, ranked among them), a few queries more.
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import json
 from types import SimpleNamespace
@@ -25,8 +26,9 @@ from django.db.models import Count, Exists, FloatField, IntegerField, OuterRef, 
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
+from federation.api.v1.statements import Statement, fetch
 from federation.models import Player
-from ratings.dates import AskedDate, list_for_date
+from ratings.dates import AskedDate, ShownList, list_for_date
 from ratings.engines.gorbunov import week_start
 from ratings.models import Engine, RatingEntry, RatingList, RatingSnapshot
 
@@ -68,23 +70,6 @@ def list_version(slug: str) -> tuple | None:
     return found[0] if found else None
 
 
-def fetch(sql: str, params) -> list[tuple]:
-    """The rows of a statement sent with its parameters apart, so that PostgreSQL prepares it after a few runs on a
-    connection (``ratings.preferans.services.deal_sql.bound_cursor``): the API's statements are the same at every
-    request, and PostgreSQL took longer to plan them than to run them."""
-    from ratings.preferans.services.deal_sql import bound_cursor
-
-    with bound_cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchall()
-
-
-def fetch_query(queryset) -> list[tuple]:
-    """``fetch`` of a ``values_list`` queryset: its rows, as tuples of the database's values."""
-    sql, params = queryset.query.sql_with_params()
-    return fetch(sql, params)
-
-
 def rating_list(version: tuple, slug: str) -> RatingList:
     """The list of ``list_version``'s row, as ``reads.list_info`` reads it (with ``latest``), without a query."""
     item = RatingList(id=version[0], engine=version[1], slug=slug, name=version[11], name_en=version[12])
@@ -115,10 +100,9 @@ def _player_fields(relation: str = "player__") -> list[str]:
     return ["player_id", *(f"{relation}{name}" for name in PLAYER_COLUMNS[1:])]
 
 
-def shown(list_id: int, engine: str, asked: AskedDate):
-    """The publication the list's page shows for the date asked (with ``rows``: its entries, and ``newest``), and
-    the message, as ``list_for_date`` gives them; one query (two for a date before the first list)."""
-    later = RatingSnapshot.objects.filter(rating_list_id=list_id, as_of__gt=OuterRef("as_of"))
+def _snapshots(list_id: int):
+    """The list's publications, each with ``newest`` (no later one) and ``rows`` (its entries)."""
+    later = RatingSnapshot.objects.filter(rating_list_id=OuterRef("rating_list_id"), as_of__gt=OuterRef("as_of"))
     rows = (
         RatingEntry.objects.filter(snapshot=OuterRef("pk"))
         .order_by()
@@ -126,14 +110,55 @@ def shown(list_id: int, engine: str, asked: AskedDate):
         .annotate(n=Count("pk"))
         .values("n")
     )
-    snapshots = (
+    return (
         RatingSnapshot.objects.filter(rating_list_id=list_id)
         .only("id", "as_of", "computed_at", "rating_list_id")
         .annotate(newest=~Exists(later), rows=Subquery(rows, output_field=IntegerField()))
     )
-    if engine == Engine.GORBUNOV:
-        return list_for_date(snapshots, asked, period_start=week_start)
-    return list_for_date(snapshots, asked)
+
+
+#: The newest publication of list ``id`` dated ``day`` or before (the pages' first query for a date).
+IN_FORCE = Statement(
+    lambda id, day: (
+        _snapshots(id)
+        .filter(as_of__lte=day)
+        .order_by("-as_of")
+        .values_list("id", "as_of", "computed_at", "newest", "rows")
+    )
+)
+
+
+def shown(list_id: int, engine: str, asked: AskedDate) -> ShownList:
+    """The publication the list's page shows for the date asked (with ``rows``: its entries, and ``newest``), and the
+    message, by the pages' rule (``ratings.dates.list_for_date``). One prepared statement when the list shown is the
+    one asked for (the newest, or the one of the date or week asked); otherwise the rule's own queries say why."""
+    period_start = week_start if engine == Engine.GORBUNOV else None
+    if not asked.error:
+        found = IN_FORCE.run(id=list_id, day=asked.day or dt.date.max, limit=1)
+        if found:
+            pk, as_of, computed_at, newest, count = found[0]
+            if asked.day is None or as_of == (period_start(asked.day) if period_start else asked.day):
+                snapshot = RatingSnapshot(id=pk, rating_list_id=list_id, as_of=as_of, computed_at=computed_at)
+                snapshot.newest, snapshot.rows = newest, count
+                return ShownList(snapshot)
+    if period_start is not None:
+        return list_for_date(_snapshots(list_id), asked, period_start=period_start)
+    return list_for_date(_snapshots(list_id), asked)
+
+
+def _entries(id: int, mahjong: bool):
+    entries = RatingEntry.objects.filter(snapshot_id=id).order_by("rank", "player_id")
+    if mahjong:
+        entries = entries.annotate(
+            part_a=Cast(KT("details__part_a"), FloatField()), part_b=Cast(KT("details__part_b"), FloatField())
+        )
+    own = ["rank", "rating", "delta", "events", *(["part_a", "part_b"] if mahjong else [])]
+    return entries.values_list(*own, *_player_fields())
+
+
+#: The rows of a publication in rank order: a Gorbunov list's newest, a mahjong list's any.
+ENTRIES = Statement(lambda id, day: _entries(id, mahjong=False))
+MAHJONG_ENTRIES = Statement(lambda id, day: _entries(id, mahjong=True))
 
 
 def rows(engine: str, snapshot, *, league: str, offset: int, limit: int) -> tuple[int, list[tuple]]:
@@ -141,18 +166,13 @@ def rows(engine: str, snapshot, *, league: str, offset: int, limit: int) -> tupl
     columns)."""
     end = offset + limit
     if (engine == Engine.GORBUNOV and snapshot.newest) or engine in MAHJONG:
-        entries = RatingEntry.objects.filter(snapshot_id=snapshot.pk).order_by("rank", "player_id")
         mahjong = engine in MAHJONG
-        if mahjong:
-            entries = entries.annotate(
-                part_a=Cast(KT("details__part_a"), FloatField()), part_b=Cast(KT("details__part_b"), FloatField())
-            )
-        own = ["rank", "rating", "delta", "events", *(["part_a", "part_b"] if mahjong else [])]
+        own = 6 if mahjong else 4
         out = []
-        for row in fetch_query(entries.values_list(*own, *_player_fields())[offset:end]):
+        for row in (MAHJONG_ENTRIES if mahjong else ENTRIES).run(id=snapshot.pk, limit=limit, offset=offset):
             parts = {"part_a": row[4], "part_b": row[5]} if mahjong else {}
             delta = None if row[2] is None else float(row[2])
-            out.append((row[0], float(row[1]), delta, row[3], parts, row[len(own) :]))
+            out.append((row[0], float(row[1]), delta, row[3], parts, row[own:]))
         return snapshot.rows or 0, out
     if engine == Engine.GORBUNOV:
         from ratings.gorbunov.selectors import list_view

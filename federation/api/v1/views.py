@@ -288,7 +288,7 @@ def player_history(
         counts = found["counts"]
         count = sum(counts.values()) if system == "all" else counts[system]
         items = (
-            history_reads.history_page(id, found, system=system, offset=offset, limit=per_page, language=language)
+            history_reads.history_page(id, system=system, offset=offset, limit=per_page, language=language)
             if offset < count
             else []
         )

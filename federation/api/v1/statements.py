@@ -1,0 +1,58 @@
+"""The public API's hot statements: written once, prepared by PostgreSQL, read as plain rows.
+
+A list or a history answer is a handful of statements that are the same at every request but for an id, a date, a
+limit and an offset. Django writes a statement's SQL again at each request (its ORM took longer than the database
+to answer) and psycopg, as Django uses it, sends the values inside the SQL text, so PostgreSQL plans it again each
+time (planning took longer than running). Here:
+
+- ``Statement(build)``: ``build(**values)`` is the ORM queryset (``values_list``) of the statement; it is compiled
+  once with stand-in values (``ID``, ``DAY``) whose places in the parameters are then filled with the request's;
+- ``fetch`` sends it with its values apart (``ratings.preferans.services.deal_sql.bound_cursor``), so PostgreSQL
+  prepares it after a few runs on a connection.
+
+On other databases (SQLite, the tests' default) the queryset is simply evaluated with the request's values.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+
+from django.db import connection
+
+#: Stand-ins compiled into a statement where the request's id and date go: values no row has.
+ID = -4_611_686_018_427_387_001
+DAY = dt.date(1, 1, 3)
+
+
+def fetch(sql: str, params) -> list[tuple]:
+    """The rows of a statement sent with its values apart (prepared after a few runs on a PostgreSQL connection)."""
+    from ratings.preferans.services.deal_sql import bound_cursor
+
+    with bound_cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+class Statement:
+    """A ``values_list`` statement compiled once; ``run(id=..., day=..., limit=..., offset=...)`` gives its rows."""
+
+    def __init__(self, build: Callable[..., object]):
+        self.build = build
+        self._compiled: tuple[str, list] | None = None
+
+    def _template(self) -> tuple[str, list]:
+        if self._compiled is None:
+            sql, params = self.build(id=ID, day=DAY).query.sql_with_params()
+            self._compiled = (sql, list(params))
+        return self._compiled
+
+    def run(self, *, id: int, day: dt.date | None = None, limit: int | None = None, offset: int = 0) -> list[tuple]:
+        if connection.vendor != "postgresql":
+            rows = self.build(id=id, day=day)
+            return list(rows[offset : offset + limit] if limit is not None else rows[offset:])
+        sql, params = self._template()
+        values = [id if value == ID else day if value == DAY else value for value in params]
+        if limit is not None:
+            sql, values = f"{sql} LIMIT %s OFFSET %s", [*values, limit, offset]
+        return fetch(sql, values)
