@@ -176,7 +176,7 @@ def _union(player_id: int, system: str, ru: bool):
 
 @functools.cache
 def _page(system: str, ru: bool) -> Statement:
-    return Statement(lambda id, day: _union(id, system, ru))
+    return Statement(lambda id, day, offset, limit: _union(id, system, ru)[offset : offset + limit])
 
 
 def history_page(player_id: int, *, system: str, offset: int, limit: int, language: str) -> list[dict]:

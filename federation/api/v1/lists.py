@@ -22,9 +22,11 @@ import functools
 import json
 from types import SimpleNamespace
 
-from django.db.models import Count, Exists, FloatField, IntegerField, OuterRef, Subquery
+from django.db import connection
+from django.db.models import Count, Exists, F, FloatField, IntegerField, OuterRef, Subquery
 from django.db.models.fields.json import KT
-from django.db.models.functions import Cast
+from django.db.models.functions import Cast, Extract
+from django.utils.dateparse import parse_datetime
 
 from federation.api.v1.statements import Statement, fetch
 from federation.models import Player
@@ -68,6 +70,14 @@ def list_version(slug: str) -> tuple | None:
     the players' newest id, a leaderboard's last change and newest row, the list's names."""
     found = fetch(_version_sql(), [Engine.PREFERANS, Engine.DIRS, Engine.PREFERANS, Engine.DIRS, slug])
     return found[0] if found else None
+
+
+def moment(value) -> dt.datetime | None:
+    """A time of ``list_version``'s row: PostgreSQL gives it as a time, SQLite as text (in UTC)."""
+    if value is None or isinstance(value, dt.datetime):
+        return value
+    parsed = parse_datetime(str(value))
+    return parsed if parsed is None or parsed.tzinfo else parsed.replace(tzinfo=dt.UTC)
 
 
 def rating_list(version: tuple, slug: str) -> RatingList:
@@ -119,11 +129,11 @@ def _snapshots(list_id: int):
 
 #: The newest publication of list ``id`` dated ``day`` or before (the pages' first query for a date).
 IN_FORCE = Statement(
-    lambda id, day: (
+    lambda id, day, offset, limit: (
         _snapshots(id)
         .filter(as_of__lte=day)
         .order_by("-as_of")
-        .values_list("id", "as_of", "computed_at", "newest", "rows")
+        .values_list("id", "as_of", "computed_at", "newest", "rows")[offset : offset + limit]
     )
 )
 
@@ -146,19 +156,85 @@ def shown(list_id: int, engine: str, asked: AskedDate) -> ShownList:
     return list_for_date(_snapshots(list_id), asked)
 
 
-def _entries(id: int, mahjong: bool):
-    entries = RatingEntry.objects.filter(snapshot_id=id).order_by("rank", "player_id")
+def _entries(snapshot, offset: int, limit: int, mahjong: bool, **extra):
+    """The page's entries of ``snapshot`` (an id or a subquery) in rank order with their players' columns (and the
+    ``extra`` annotations, last): the page is cut first, from the index, and only its rows are joined."""
+    page = RatingEntry.objects.filter(snapshot_id=snapshot).order_by("rank", "player_id").values("pk")
+    entries = RatingEntry.objects.filter(pk__in=page[offset : offset + limit]).order_by("rank", "player_id")
     if mahjong:
         entries = entries.annotate(
             part_a=Cast(KT("details__part_a"), FloatField()), part_b=Cast(KT("details__part_b"), FloatField())
         )
     own = ["rank", "rating", "delta", "events", *(["part_a", "part_b"] if mahjong else [])]
-    return entries.values_list(*own, *_player_fields())
+    return entries.annotate(**extra).values_list(*own, *_player_fields(), *extra)
 
 
 #: The rows of a publication in rank order: a Gorbunov list's newest, a mahjong list's any.
-ENTRIES = Statement(lambda id, day: _entries(id, mahjong=False))
-MAHJONG_ENTRIES = Statement(lambda id, day: _entries(id, mahjong=True))
+ENTRIES = Statement(lambda id, day, offset, limit: _entries(id, offset, limit, False))
+MAHJONG_ENTRIES = Statement(lambda id, day, offset, limit: _entries(id, offset, limit, True))
+
+
+def _seconds(field: str):
+    """A time as seconds since 1970 on PostgreSQL (a number is read faster than a time, on each of the page's rows),
+    the time itself elsewhere."""
+    return Extract(field, "epoch", tzinfo=dt.UTC) if connection.vendor == "postgresql" else F(field)
+
+
+def _in_force_entries(id: int, day, offset: int, limit: int, mahjong: bool):
+    """The rows of the publication of list ``id`` in force on ``day``, each followed by that publication's id, date,
+    time of computation and number of rows (read once: the subqueries do not depend on the row)."""
+    in_force = Subquery(
+        RatingSnapshot.objects.filter(rating_list_id=id, as_of__lte=day).order_by("-as_of")[:1].values("pk")
+    )
+    count = RatingEntry.objects.filter(snapshot_id=in_force).order_by().values("snapshot_id").annotate(n=Count("pk"))
+    return _entries(
+        in_force,
+        offset,
+        limit,
+        mahjong,
+        s_snapshot=F("snapshot_id"),
+        s_as_of=F("snapshot__as_of"),
+        s_computed_at=_seconds("snapshot__computed_at"),
+        s_rows=Subquery(count.values("n"), output_field=IntegerField()),
+    )
+
+
+#: One page of the list in force on a date, with its publication: the usual request in one statement.
+IN_FORCE_ENTRIES = Statement(lambda id, day, offset, limit: _in_force_entries(id, day, offset, limit, False))
+IN_FORCE_MAHJONG_ENTRIES = Statement(lambda id, day, offset, limit: _in_force_entries(id, day, offset, limit, True))
+
+
+def dated_page(list_id: int, engine: str, newest_day, asked: AskedDate, *, offset: int, limit: int):
+    """(snapshot or None, message, count, rows) of a page of a dated list as the page shows it for the date asked.
+
+    One statement when the list shown is the one asked for (the newest, or the one of the date or week asked) and is
+    read from its own rows (a mahjong list's, a Gorbunov list's newest); otherwise the publication is found by the
+    pages' rule (``shown``) and its rows read as its page reads them (``rows``)."""
+    mahjong = engine in MAHJONG
+    if not asked.error:
+        statement = IN_FORCE_MAHJONG_ENTRIES if mahjong else IN_FORCE_ENTRIES
+        found = statement.run(id=list_id, day=asked.day or dt.date.max, limit=limit, offset=offset)
+        if found:
+            pk, as_of, stamp, count = found[0][-4:]
+            computed_at = (
+                stamp if isinstance(stamp, dt.datetime) else dt.datetime.fromtimestamp(float(stamp), tz=dt.UTC)
+            )
+            exact = asked.day is None or as_of == (asked.day if mahjong else week_start(asked.day))
+            if exact and (mahjong or as_of == newest_day):
+                snapshot = RatingSnapshot(id=pk, rating_list_id=list_id, as_of=as_of, computed_at=computed_at)
+                return snapshot, "", count, [_entry(row[:-4], mahjong) for row in found]
+    picked = shown(list_id, engine, asked)
+    if picked.snapshot is None:
+        return None, picked.message, 0, []
+    count, page_rows = rows(engine, picked.snapshot, league="", offset=offset, limit=limit)
+    return picked.snapshot, picked.message, count, page_rows
+
+
+def _entry(row: tuple, mahjong: bool) -> tuple:
+    """(rank, rating, delta, tournaments, parts, player columns) of an entry's row (``_entries``)."""
+    parts = {"part_a": row[4], "part_b": row[5]} if mahjong else {}
+    delta = None if row[2] is None else float(row[2])
+    return (row[0], float(row[1]), delta, row[3], parts, row[6 if mahjong else 4 :])
 
 
 def rows(engine: str, snapshot, *, league: str, offset: int, limit: int) -> tuple[int, list[tuple]]:
@@ -167,12 +243,8 @@ def rows(engine: str, snapshot, *, league: str, offset: int, limit: int) -> tupl
     end = offset + limit
     if (engine == Engine.GORBUNOV and snapshot.newest) or engine in MAHJONG:
         mahjong = engine in MAHJONG
-        own = 6 if mahjong else 4
-        out = []
-        for row in (MAHJONG_ENTRIES if mahjong else ENTRIES).run(id=snapshot.pk, limit=limit, offset=offset):
-            parts = {"part_a": row[4], "part_b": row[5]} if mahjong else {}
-            delta = None if row[2] is None else float(row[2])
-            out.append((row[0], float(row[1]), delta, row[3], parts, row[own:]))
+        statement = MAHJONG_ENTRIES if mahjong else ENTRIES
+        out = [_entry(row, mahjong) for row in statement.run(id=snapshot.pk, limit=limit, offset=offset)]
         return snapshot.rows or 0, out
     if engine == Engine.GORBUNOV:
         from ratings.gorbunov.selectors import list_view

@@ -35,24 +35,28 @@ def fetch(sql: str, params) -> list[tuple]:
 
 
 class Statement:
-    """A ``values_list`` statement compiled once; ``run(id=..., day=..., limit=..., offset=...)`` gives its rows."""
+    """A ``values_list`` statement compiled once per page shape; ``run(id=..., day=..., offset=..., limit=...)`` gives
+    its rows. ``build(id, day, offset, limit)`` makes the queryset, sliced where the page is best cut (the limit and
+    the offset are written into the SQL by Django: each page shape is its own statement, at most ``SHAPES`` kept)."""
+
+    SHAPES = 64
 
     def __init__(self, build: Callable[..., object]):
         self.build = build
-        self._compiled: tuple[str, list] | None = None
+        self._compiled: dict[tuple[int, int], tuple[str, list]] = {}
 
-    def _template(self) -> tuple[str, list]:
-        if self._compiled is None:
-            sql, params = self.build(id=ID, day=DAY).query.sql_with_params()
-            self._compiled = (sql, list(params))
-        return self._compiled
+    def _template(self, offset: int, limit: int) -> tuple[str, list]:
+        found = self._compiled.get((offset, limit))
+        if found is None:
+            sql, params = self.build(id=ID, day=DAY, offset=offset, limit=limit).query.sql_with_params()
+            found = (sql, list(params))
+            if len(self._compiled) >= self.SHAPES:
+                self._compiled.clear()
+            self._compiled[(offset, limit)] = found
+        return found
 
-    def run(self, *, id: int, day: dt.date | None = None, limit: int | None = None, offset: int = 0) -> list[tuple]:
+    def run(self, *, id: int, day: dt.date | None = None, offset: int = 0, limit: int = 1) -> list[tuple]:
         if connection.vendor != "postgresql":
-            rows = self.build(id=id, day=day)
-            return list(rows[offset : offset + limit] if limit is not None else rows[offset:])
-        sql, params = self._template()
-        values = [id if value == ID else day if value == DAY else value for value in params]
-        if limit is not None:
-            sql, values = f"{sql} LIMIT %s OFFSET %s", [*values, limit, offset]
-        return fetch(sql, values)
+            return list(self.build(id=id, day=day, offset=offset, limit=limit))
+        sql, params = self._template(offset, limit)
+        return fetch(sql, [id if value == ID else day if value == DAY else value for value in params])

@@ -176,17 +176,15 @@ def rating_list(
     def build():
         item = list_reads.rating_list(version, slug)
         urls = reads.Urls(language)
-        snapshot, message = None, ""
+        offset = (page - 1) * per_page
         if engine in list_reads.DATED:
-            picked = list_reads.shown(list_id, engine, asked)
-            snapshot, message = picked.snapshot, picked.message
+            snapshot, message, count, rows = list_reads.dated_page(
+                list_id, engine, version[5], asked, offset=offset, limit=per_page
+            )
             modified = snapshot.computed_at if snapshot else None
         else:
-            modified = version[9]
-        count, rows = 0, []
-        if snapshot is not None or engine not in list_reads.DATED:
-            offset = (page - 1) * per_page
-            count, rows = list_reads.rows(engine, snapshot, league=league, offset=offset, limit=per_page)
+            snapshot, message, modified = None, "", list_reads.moment(version[9])
+            count, rows = list_reads.rows(engine, None, league=league, offset=offset, limit=per_page)
         answer = {
             "list": reads.list_info(item, urls),
             "as_of": snapshot.as_of if snapshot else None,
