@@ -1,14 +1,13 @@
 """``/api/v1/players/{id}/history/``: every change of a player's ratings, newest first, built straight to JSON.
 
-- **Version** (every request, one query, ``history_version``): the player's own columns (the answer names them) and
-  their newest edit, and per system how many changes the player has and the newest one's id (a new deal, game or
-  publication, a rebuild or a withdrawal changes one of them), the lists' edits and the preferans and DIRS lists'
-  slugs. The counts are also the answer's ``paging.count``.
+- **Version** (every request, one query of index lookups, ``history_version``): the player's own columns (the
+  answer names them) and what their history changes with (see the function).
 - **Warm**: that query and one cache get.
-- **Cold**: one more query for the page (``UNION ALL`` of the four systems' changes, sorted and cut to the page in
-  the database), each row with its stored explanation in the language asked (Gorbunov and DIRS keep both texts,
-  mahjong its formula lines); a preferans deal stores its numbers, and the page's deals are explained again from
-  them (``ratings.preferans.selectors.deal_explanations``, one query more, only when the page has a deal).
+- **Cold**: two more statements: how many changes in each system (``history_counts``), and the page (``UNION ALL``
+  of the four systems' changes, sorted and cut to the page in the database), each row with its stored explanation
+  in the language asked (Gorbunov and DIRS keep both texts, mahjong its formula lines); a preferans deal stores its
+  numbers, and the page's deals are explained again from them (``ratings.preferans.selectors.deal_explanations``,
+  one query more, only when the page has a deal).
 
 Order: newest date first; on the same date, the newest row (the larger id) first. A change without a date comes last.
 """
@@ -33,50 +32,63 @@ COLUMNS = ("h_day", "h_order", "h_system", "h_list", "h_before", "h_after", "h_d
 
 @functools.cache
 def _version_sql() -> str:
-    """The statement of ``history_version``, written once (the history models' managers are built at each access)."""
-    from ratings.dirs.models import DirsGame
-    from ratings.preferans.models import DealResult
+    """The statement of ``history_version``, written once (the history models' managers are built at each access):
+    index lookups only, whatever the length of the player's history."""
+    from ratings.dirs.models import DirsGame, DirsRating
+    from ratings.preferans.models import DealResult, PreferansRating
 
-    lists, changes = RatingList._meta.db_table, RatingChange._meta.db_table
-    entries, snapshots = RatingEntry._meta.db_table, RatingSnapshot._meta.db_table
-    deals, games = DealResult._meta.db_table, DirsGame._meta.db_table
-    mahjong = ", ".join(["%s"] * len(MAHJONG))
-    in_dirs = "(g.white_id = p.id OR g.black_id = p.id)"
+    snapshots = RatingSnapshot._meta.db_table
     return (
         "SELECT " + ", ".join(f"p.{name if name != 'player_id' else 'id'}" for name in PLAYER_COLUMNS) + ","
         f" (SELECT MAX(history_id) FROM {Player.history.model._meta.db_table} h WHERE h.id = p.id),"
         f" (SELECT MAX(history_id) FROM {RatingList.history.model._meta.db_table}),"
-        f" (SELECT COUNT(*) FROM {changes} c JOIN {lists} l ON l.id = c.rating_list_id"
-        "   WHERE c.player_id = p.id AND l.engine = %s AND l.is_active),"
-        f" (SELECT MAX(c.id) FROM {changes} c WHERE c.player_id = p.id),"
-        f" (SELECT COUNT(*) FROM {entries} e JOIN {snapshots} s ON s.id = e.snapshot_id"
-        f"   JOIN {lists} l ON l.id = s.rating_list_id WHERE e.player_id = p.id AND l.engine IN ({mahjong})"
-        "   AND l.is_active),"
-        f" (SELECT MAX(e.id) FROM {entries} e WHERE e.player_id = p.id),"
-        f" (SELECT COUNT(*) FROM {deals} d WHERE d.player_id = p.id),"
-        f" (SELECT MAX(d.deal_id) FROM {deals} d WHERE d.player_id = p.id),"
-        f" (SELECT COUNT(*) FROM {games} g WHERE g.rated AND {in_dirs}),"
-        f" (SELECT MAX(g.id) FROM {games} g WHERE {in_dirs})"
+        f" (SELECT COUNT(*) FROM {snapshots}), (SELECT MAX(id) FROM {snapshots}),"
+        f" (SELECT MAX(computed_at) FROM {snapshots}),"
+        f" (SELECT updated_at FROM {PreferansRating._meta.db_table} r WHERE r.player_id = p.id),"
+        f" (SELECT MAX(deal_id) FROM {DealResult._meta.db_table} d WHERE d.player_id = p.id),"
+        f" (SELECT updated_at FROM {DirsRating._meta.db_table} r WHERE r.player_id = p.id),"
+        f" (SELECT MAX(id) FROM {DirsGame._meta.db_table})"
         f" FROM {Player._meta.db_table} p WHERE p.id = %s AND NOT p.is_bot"
     )
 
 
 def history_version(player_id: int) -> dict | None:
-    """The player's columns, the version of their history and its size per system, in one query; None when there is
-    no such public player."""
-    params = [Engine.GORBUNOV, *sorted(MAHJONG), player_id]
-    found = fetch(_version_sql(), params)
+    """The player's columns and the version of their history, in one query; None when there is no such public
+    player. What a history shows changes only with a publication, a rebuild or a withdrawal of a list (the
+    publications' count, newest id and last computation; the lists' edits), a deal (the player's preferans rating's
+    last change and newest deal), a club game recorded, corrected or deleted (the player's DIRS rating's last change,
+    the newest game) or the player's own edit: the same facts the player's page is versioned by."""
+    found = fetch(_version_sql(), [player_id])
     if not found:
         return None
     row = found[0]
-    player = row[: len(PLAYER_COLUMNS)]
-    rest = row[len(PLAYER_COLUMNS) :]
-    counts = {"gorbunov": rest[2], "mahjong": rest[4], "preferans": rest[6], "dirs": rest[8]}
-    return {
-        "player": player,
-        "version": (*player, *rest),
-        "counts": counts,
-    }
+    return {"player": row[: len(PLAYER_COLUMNS)], "version": row}
+
+
+@functools.cache
+def _count_sql() -> str:
+    from ratings.dirs.models import DirsGame
+    from ratings.preferans.models import DealResult
+
+    lists, changes = RatingList._meta.db_table, RatingChange._meta.db_table
+    entries, snapshots = RatingEntry._meta.db_table, RatingSnapshot._meta.db_table
+    mahjong = ", ".join(["%s"] * len(MAHJONG))
+    return (
+        f"SELECT (SELECT COUNT(*) FROM {changes} c JOIN {lists} l ON l.id = c.rating_list_id"
+        "   WHERE c.player_id = %s AND l.engine = %s AND l.is_active),"
+        f" (SELECT COUNT(*) FROM {entries} e JOIN {snapshots} s ON s.id = e.snapshot_id"
+        f"   JOIN {lists} l ON l.id = s.rating_list_id WHERE e.player_id = %s AND l.engine IN ({mahjong})"
+        "   AND l.is_active),"
+        f" (SELECT COUNT(*) FROM {DealResult._meta.db_table} d WHERE d.player_id = %s),"
+        f" (SELECT COUNT(*) FROM {DirsGame._meta.db_table} g WHERE g.rated AND (g.white_id = %s OR g.black_id = %s))"
+    )
+
+
+def history_counts(player_id: int) -> dict[str, int]:
+    """How many changes the player has in each system (the answer's ``paging.count``): read when an answer is built."""
+    params = [player_id, Engine.GORBUNOV, player_id, *sorted(MAHJONG), player_id, player_id, player_id]
+    row = fetch(_count_sql(), params)[0]
+    return dict(zip(SYSTEMS, row, strict=True))
 
 
 def _float(name: str):

@@ -283,7 +283,7 @@ def player_history(
 
     def build():
         offset = (page - 1) * per_page
-        counts = found["counts"]
+        counts = history_reads.history_counts(id)
         count = sum(counts.values()) if system == "all" else counts[system]
         items = (
             history_reads.history_page(id, system=system, offset=offset, limit=per_page, language=language)
