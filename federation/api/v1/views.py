@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 from django.conf import settings
 from django.db.models import Count, IntegerField, OuterRef, Subquery
 from django.http import HttpRequest
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from ninja import Query
 from pydantic import BeforeValidator, StringConstraints, WithJsonSchema
@@ -59,12 +59,13 @@ SHAPE = "v1.2"
 
 
 def request_language(request: HttpRequest) -> str:
-    """``?lang=`` when it is one of the API's languages, else the language of ``Accept-Language`` (Django's
-    ``LocaleMiddleware``), else Russian."""
+    """``?lang=`` when it is one of the API's languages, else the one ``Accept-Language`` (or the site's language
+    cookie) prefers, else Russian. (The site's pages take their language from their address instead, and
+    ``LocaleMiddleware`` gives the API's addresses, which have no language prefix, Russian.)"""
     asked = request.GET.get("lang", "")
     if asked in ("ru", "en"):
         return asked
-    code = getattr(request, "LANGUAGE_CODE", "") or settings.LANGUAGE_CODE
+    code = translation.get_language_from_request(request) or settings.LANGUAGE_CODE
     return "en" if code.startswith("en") else "ru"
 
 
@@ -104,9 +105,12 @@ def _iso_date(value):
     """Dates are ISO text only (YYYY-MM-DD): not a number of seconds, not a date and time."""
     if isinstance(value, dt.date):
         return value
-    if not isinstance(value, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
-        raise ValueError(_("is not a date (YYYY-MM-DD)"))
-    return dt.date.fromisoformat(value)
+    try:
+        if not isinstance(value, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+            raise ValueError(value)
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise ValueError(_("is not a date (YYYY-MM-DD)")) from None
 
 
 IsoDate = Annotated[dt.date, BeforeValidator(_iso_date), WithJsonSchema({"type": "string", "format": "date"})]
