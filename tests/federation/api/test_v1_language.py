@@ -3,6 +3,7 @@ site; error messages too, while the fields they name stay as they are. The game 
 
 import pytest
 
+from federation.api.v1.schemas import HistoryOut
 from ratings.models import RatingChange, RatingList
 from tests.ratings.history import test_gorbunov
 from tests.ratings.history.conftest import import_doc  # noqa: F401 (fixture)
@@ -59,6 +60,7 @@ def test_explanations_and_messages_follow_the_language_asked(client, import_doc,
     russian = client.get(url).json()
     english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").json()
     assert (russian["language"], english["language"]) == ("ru", "en")
+    HistoryOut.model_validate(english)  # the answer, written without the schema, has the documented shape
     change = RatingChange.objects.filter(player_id=player).order_by("-event_date", "-pk").first()
     assert russian["history"][0]["explanation"] == change.explanation_ru
     assert english["history"][0]["explanation"] == change.explanation_en

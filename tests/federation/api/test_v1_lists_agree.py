@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from federation.api.v1.schemas import ListOut
 from federation.models import Player
 from ratings.history import SYSTEMS as SHOW_LIST_SYSTEMS
 from ratings.models import RatingList
@@ -55,6 +56,7 @@ def _api_rows(client, slug: str, day: str | None, league: str | None = None) -> 
         response = client.get(f"/api/v1/lists/{slug}/{query}")
         assert response.status_code == 200, response.content[:300]
         body = response.json()
+        ListOut.model_validate(body)  # the answer, written without the schema, has the documented shape
         rows += [(e["rank"], e["player"]["id"], e["rating"]) for e in body["entries"]]
         if page >= body["paging"]["pages"]:
             assert len(rows) == body["paging"]["count"]
