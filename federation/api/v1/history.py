@@ -17,12 +17,13 @@ from __future__ import annotations
 import functools
 import json
 
+from django.db import connection
 from django.db.models import BigIntegerField, Case, CharField, F, FloatField, Q, Subquery, Value, When
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, TruncDate
 
 from federation.api.v1.lists import MAHJONG, PLAYER_COLUMNS
-from federation.api.v1.statements import Statement, fetch
+from federation.api.v1.statements import Statement, fetch, fetch_together
 from federation.models import Player
 from ratings.models import Engine, RatingChange, RatingEntry, RatingList, RatingSnapshot
 
@@ -84,10 +85,13 @@ def _count_sql() -> str:
     )
 
 
+def _count_params(player_id: int) -> list:
+    return [player_id, Engine.GORBUNOV, player_id, *sorted(MAHJONG), player_id, player_id, player_id]
+
+
 def history_counts(player_id: int) -> dict[str, int]:
     """How many changes the player has in each system (the answer's ``paging.count``): read when an answer is built."""
-    params = [player_id, Engine.GORBUNOV, player_id, *sorted(MAHJONG), player_id, player_id, player_id]
-    row = fetch(_count_sql(), params)[0]
+    row = fetch(_count_sql(), _count_params(player_id))[0]
     return dict(zip(SYSTEMS, row, strict=True))
 
 
@@ -191,9 +195,22 @@ def _page(system: str, ru: bool) -> Statement:
     return Statement(lambda id, day, offset, limit: _union(id, system, ru)[offset : offset + limit])
 
 
-def history_page(player_id: int, *, system: str, offset: int, limit: int, language: str) -> list[dict]:
-    """The items of one page of the player's history: one prepared statement (and the page's preferans deals)."""
-    page = _page(system, not language.startswith("en")).run(id=player_id, limit=limit, offset=offset)
+def counts_and_page(player_id: int, *, system: str, offset: int, limit: int, language: str):
+    """(the counts of ``history_counts``, the page's items): the two statements sent together on PostgreSQL."""
+    statement = _page(system, not language.startswith("en"))
+    if connection.vendor != "postgresql":
+        return history_counts(player_id), history_page(
+            player_id, statement.run(id=player_id, limit=limit, offset=offset), language
+        )
+    counts, page = fetch_together(
+        [(_count_sql(), _count_params(player_id)), statement.sql(id=player_id, limit=limit, offset=offset)]
+    )
+    return dict(zip(SYSTEMS, counts[0], strict=True)), history_page(player_id, page, language)
+
+
+def history_page(player_id: int, page: list[tuple], language: str) -> list[dict]:
+    """The items of one page of the player's history from its rows (``_union``), with the page's preferans deals
+    explained (one query, when there is one)."""
     deals = [row[1] for row in page if row[2] == Engine.PREFERANS]
     explained = {}
     if deals:

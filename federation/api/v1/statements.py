@@ -34,6 +34,27 @@ def fetch(sql: str, params) -> list[tuple]:
         return cursor.fetchall()
 
 
+def fetch_together(statements: list[tuple[str, list]]) -> list[list[tuple]]:
+    """``fetch`` of several statements sent together and answered together (psycopg's pipeline: one exchange with
+    PostgreSQL instead of one per statement); one after the other elsewhere."""
+    if connection.vendor != "postgresql":
+        return [fetch(sql, params) for sql, params in statements]
+    from ratings.preferans.services.deal_sql import bound_cursor
+
+    cursors = []
+    connection.ensure_connection()
+    with connection.connection.pipeline():
+        for sql, params in statements:
+            cursor = bound_cursor()
+            cursor.execute(sql, params)
+            cursors.append(cursor)
+    try:
+        return [cursor.fetchall() for cursor in cursors]
+    finally:
+        for cursor in cursors:
+            cursor.close()
+
+
 class Statement:
     """A ``values_list`` statement compiled once per page shape; ``run(id=..., day=..., offset=..., limit=...)`` gives
     its rows. ``build(id, day, offset, limit)`` makes the queryset, sliced where the page is best cut (the limit and
@@ -55,8 +76,12 @@ class Statement:
             self._compiled[(offset, limit)] = found
         return found
 
+    def sql(self, *, id: int, day: dt.date | None = None, offset: int = 0, limit: int = 1) -> tuple[str, list]:
+        """The statement and its values for these values (PostgreSQL's SQL)."""
+        sql, params = self._template(offset, limit)
+        return sql, [id if value == ID else day if value == DAY else value for value in params]
+
     def run(self, *, id: int, day: dt.date | None = None, offset: int = 0, limit: int = 1) -> list[tuple]:
         if connection.vendor != "postgresql":
             return list(self.build(id=id, day=day, offset=offset, limit=limit))
-        sql, params = self._template(offset, limit)
-        return fetch(sql, [id if value == ID else day if value == DAY else value for value in params])
+        return fetch(*self.sql(id=id, day=day, offset=offset, limit=limit))

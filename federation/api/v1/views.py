@@ -287,13 +287,10 @@ def player_history(
 
     def build():
         offset = (page - 1) * per_page
-        counts = history_reads.history_counts(id)
-        count = sum(counts.values()) if system == "all" else counts[system]
-        items = (
-            history_reads.history_page(id, system=system, offset=offset, limit=per_page, language=language)
-            if offset < count
-            else []
+        counts, items = history_reads.counts_and_page(
+            id, system=system, offset=offset, limit=per_page, language=language
         )
+        count = sum(counts.values()) if system == "all" else counts[system]
         prefix = reads.Urls(language).player(0).removesuffix("0/")
         answer = {
             "player": list_reads.player_json(found["player"], language, prefix),
