@@ -6,10 +6,13 @@
   made of it and of the request's parameters, so a publication, a rebuild, a renamed player or a new deal changes it
   at the next request, with no signal to forget anything.
 - **Warm**: that query and one cache get of the answer stored under the ETag (the body and its ``Last-Modified``).
-- **Cold**: two more queries: the publication shown for the date asked (``ratings.dates.list_for_date``, the pages'
-  rule), with its number of rows and whether it is the newest; then the page's rows with their players, as plain
-  values (``.values_list``), written to JSON here. No model instance and no schema validation per row: the answer
-  has the shape of ``schemas.ListOut`` (the OpenAPI document), which the tests check real answers against.
+- **Cold**: one more statement (``dated_page``) for the usual request, the list in force on the date asked (the
+  newest, or the one of the date or week asked): the page's rows with their players, cut to the page before the
+  players are joined, each with the publication's id, date, time and number of rows; written to JSON here from plain
+  values (``.values_list``). No model instance, no schema validation per row, no query per row: the answer has the
+  shape of ``schemas.ListOut`` (the OpenAPI document), which the tests check real answers against. When the list
+  shown is not the one asked for, the pages' rule (``ratings.dates.list_for_date``) says which and why.
+- The statements are compiled once and prepared by PostgreSQL (``statements``).
 
 An older Gorbunov week is read as its page reads it (``ratings.gorbunov.selectors.list_view``: each player's newest
 entry up to that week, ranked among them), a few queries more.
@@ -80,10 +83,15 @@ def moment(value) -> dt.datetime | None:
     return parsed if parsed is None or parsed.tzinfo else parsed.replace(tzinfo=dt.UTC)
 
 
+def day(value) -> dt.date | None:
+    """A date of ``list_version``'s row: PostgreSQL gives it as a date, SQLite as text."""
+    return value if value is None or isinstance(value, dt.date) else dt.date.fromisoformat(str(value))
+
+
 def rating_list(version: tuple, slug: str) -> RatingList:
     """The list of ``list_version``'s row, as ``reads.list_info`` reads it (with ``latest``), without a query."""
     item = RatingList(id=version[0], engine=version[1], slug=slug, name=version[11], name_en=version[12])
-    item.latest = version[5]
+    item.latest = day(version[5])
     return item
 
 

@@ -183,7 +183,7 @@ def rating_list(
         offset = (page - 1) * per_page
         if engine in list_reads.DATED:
             snapshot, message, count, rows = list_reads.dated_page(
-                list_id, engine, version[5], asked, offset=offset, limit=per_page
+                list_id, engine, list_reads.day(version[5]), asked, offset=offset, limit=per_page
             )
             modified = snapshot.computed_at if snapshot else None
         else:
