@@ -1,5 +1,6 @@
-"""The operations of ``/api/v1/`` (see the package's docstring). Thin: the reads are ``reads`` and each system's
-selectors; the calculators are the ones the pages call."""
+"""The operations of ``/api/v1/`` (see the package's docstring). Thin: the lists and the histories are read and
+written to JSON by ``lists`` and ``history`` (built once per version of what they show, then answered from the
+cache), the rest by ``reads`` and each system's selectors; the calculators are the ones the pages call."""
 
 from __future__ import annotations
 
