@@ -8,10 +8,11 @@
 - **Warm**: that query and one cache get of the answer stored under the ETag (the body and its ``Last-Modified``).
 - **Cold**: one more statement (``dated_page``) for the usual request, the list in force on the date asked (the
   newest, or the one of the date or week asked): the page's rows with their players, cut to the page before the
-  players are joined, each with the publication's id, date, time and number of rows; written to JSON here from plain
-  values (``.values_list``). No model instance, no schema validation per row, no query per row: the answer has the
-  shape of ``schemas.ListOut`` (the OpenAPI document), which the tests check real answers against. When the list
-  shown is not the one asked for, the pages' rule (``ratings.dates.list_for_date``) says which and why.
+  players are joined, each with the publication's id, date, time and number of rows. The JSON is written here from
+  plain values (tuples, or ``.values_list`` where the ORM reads them): no model instance, no schema validation per
+  row, no query per row. The answer has the shape of ``schemas.ListOut`` (the OpenAPI document), which the tests
+  check real answers against. When the list shown is not the one asked for, the pages' rule
+  (``ratings.dates.list_for_date``) says which and why.
 - The statements are compiled once and prepared by PostgreSQL (``statements``).
 
 An older Gorbunov week is read as its page reads it (``ratings.gorbunov.selectors.list_view``: each player's newest
@@ -26,9 +27,9 @@ import json
 from types import SimpleNamespace
 
 from django.db import connection
-from django.db.models import Count, Exists, F, FloatField, IntegerField, OuterRef, Subquery
+from django.db.models import Count, Exists, FloatField, IntegerField, OuterRef, Subquery
 from django.db.models.fields.json import KT
-from django.db.models.functions import Cast, Extract
+from django.db.models.functions import Cast
 from django.utils.dateparse import parse_datetime
 
 from federation.api.v1.statements import Statement, fetch
@@ -164,17 +165,17 @@ def shown(list_id: int, engine: str, asked: AskedDate) -> ShownList:
     return list_for_date(_snapshots(list_id), asked)
 
 
-def _entries(snapshot, offset: int, limit: int, mahjong: bool, **extra):
-    """The page's entries of ``snapshot`` (an id or a subquery) in rank order with their players' columns (and the
-    ``extra`` annotations, last): the page is cut first, from the index, and only its rows are joined."""
-    page = RatingEntry.objects.filter(snapshot_id=snapshot).order_by("rank", "player_id").values("pk")
+def _entries(snapshot_id: int, offset: int, limit: int, mahjong: bool):
+    """The page's entries of a publication in rank order with their players' columns: the page is cut first, from
+    the index, and only its rows are joined to the players."""
+    page = RatingEntry.objects.filter(snapshot_id=snapshot_id).order_by("rank", "player_id").values("pk")
     entries = RatingEntry.objects.filter(pk__in=page[offset : offset + limit]).order_by("rank", "player_id")
     if mahjong:
         entries = entries.annotate(
             part_a=Cast(KT("details__part_a"), FloatField()), part_b=Cast(KT("details__part_b"), FloatField())
         )
     own = ["rank", "rating", "delta", "events", *(["part_a", "part_b"] if mahjong else [])]
-    return entries.annotate(**extra).values_list(*own, *_player_fields(), *extra)
+    return entries.values_list(*own, *_player_fields())
 
 
 #: The rows of a publication in rank order: a Gorbunov list's newest, a mahjong list's any.
@@ -182,53 +183,40 @@ ENTRIES = Statement(lambda id, day, offset, limit: _entries(id, offset, limit, F
 MAHJONG_ENTRIES = Statement(lambda id, day, offset, limit: _entries(id, offset, limit, True))
 
 
-def _seconds(field: str):
-    """A time as seconds since 1970 on PostgreSQL (a number is read faster than a time, on each of the page's rows),
-    the time itself elsewhere."""
-    return Extract(field, "epoch", tzinfo=dt.UTC) if connection.vendor == "postgresql" else F(field)
-
-
-def _in_force_entries(id: int, day, offset: int, limit: int, mahjong: bool):
-    """The rows of the publication of list ``id`` in force on ``day``, each followed by that publication's id, date,
-    time of computation and number of rows (read once: the subqueries do not depend on the row)."""
-    in_force = Subquery(
-        RatingSnapshot.objects.filter(rating_list_id=id, as_of__lte=day).order_by("-as_of")[:1].values("pk")
+@functools.cache
+def _in_force_sql(mahjong: bool) -> str:
+    """One page of the publication of a list in force on a date, each row followed by the publication's id, date,
+    time of computation (seconds since 1970) and number of rows: the usual request in one statement. Written for
+    PostgreSQL (a lateral join cuts the page from the index before the players are joined, which the ORM does not
+    write); ``rows`` reads the same rows elsewhere."""
+    entries, snapshots = RatingEntry._meta.db_table, RatingSnapshot._meta.db_table
+    parts = ", (e.details ->> 'part_a')::float8, (e.details ->> 'part_b')::float8" if mahjong else ""
+    players = ", ".join(f"p.{name if name != 'player_id' else 'id'}" for name in PLAYER_COLUMNS)
+    return (
+        f"WITH s AS MATERIALIZED (SELECT z.id, z.as_of, EXTRACT(EPOCH FROM z.computed_at) AS stamp,"
+        f" (SELECT COUNT(*) FROM {entries} c WHERE c.snapshot_id = z.id) AS n"
+        f" FROM {snapshots} z WHERE z.rating_list_id = %s AND z.as_of <= %s ORDER BY z.as_of DESC LIMIT 1)"
+        f" SELECT e.rank, e.rating, e.delta, e.events{parts}, {players}, s.id, s.as_of, s.stamp, s.n"
+        f" FROM s CROSS JOIN LATERAL (SELECT * FROM {entries} x WHERE x.snapshot_id = s.id"
+        f" ORDER BY x.rank, x.player_id LIMIT %s OFFSET %s) e"
+        f" JOIN {Player._meta.db_table} p ON p.id = e.player_id ORDER BY e.rank, e.player_id"
     )
-    count = RatingEntry.objects.filter(snapshot_id=in_force).order_by().values("snapshot_id").annotate(n=Count("pk"))
-    return _entries(
-        in_force,
-        offset,
-        limit,
-        mahjong,
-        s_snapshot=F("snapshot_id"),
-        s_as_of=F("snapshot__as_of"),
-        s_computed_at=_seconds("snapshot__computed_at"),
-        s_rows=Subquery(count.values("n"), output_field=IntegerField()),
-    )
-
-
-#: One page of the list in force on a date, with its publication: the usual request in one statement.
-IN_FORCE_ENTRIES = Statement(lambda id, day, offset, limit: _in_force_entries(id, day, offset, limit, False))
-IN_FORCE_MAHJONG_ENTRIES = Statement(lambda id, day, offset, limit: _in_force_entries(id, day, offset, limit, True))
 
 
 def dated_page(list_id: int, engine: str, newest_day, asked: AskedDate, *, offset: int, limit: int):
     """(snapshot or None, message, count, rows) of a page of a dated list as the page shows it for the date asked.
 
-    One statement when the list shown is the one asked for (the newest, or the one of the date or week asked) and is
-    read from its own rows (a mahjong list's, a Gorbunov list's newest); otherwise the publication is found by the
-    pages' rule (``shown``) and its rows read as its page reads them (``rows``)."""
+    On PostgreSQL, one statement when the list shown is the one asked for (the newest, or the one of the date or
+    week asked) and is read from its own rows (a mahjong list's, a Gorbunov list's newest); otherwise the publication
+    is found by the pages' rule (``shown``) and its rows read as its page reads them (``rows``)."""
     mahjong = engine in MAHJONG
-    if not asked.error:
-        statement = IN_FORCE_MAHJONG_ENTRIES if mahjong else IN_FORCE_ENTRIES
-        found = statement.run(id=list_id, day=asked.day or dt.date.max, limit=limit, offset=offset)
+    if connection.vendor == "postgresql" and not asked.error:
+        found = fetch(_in_force_sql(mahjong), [list_id, asked.day or dt.date.max, limit, offset])
         if found:
             pk, as_of, stamp, count = found[0][-4:]
-            computed_at = (
-                stamp if isinstance(stamp, dt.datetime) else dt.datetime.fromtimestamp(float(stamp), tz=dt.UTC)
-            )
             exact = asked.day is None or as_of == (asked.day if mahjong else week_start(asked.day))
             if exact and (mahjong or as_of == newest_day):
+                computed_at = dt.datetime.fromtimestamp(float(stamp), tz=dt.UTC)
                 snapshot = RatingSnapshot(id=pk, rating_list_id=list_id, as_of=as_of, computed_at=computed_at)
                 return snapshot, "", count, [_entry(row[:-4], mahjong) for row in found]
     picked = shown(list_id, engine, asked)
