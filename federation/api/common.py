@@ -2,22 +2,36 @@
 
 Every error is ``{"errors": [{"field": ..., "message": ...}, ...]}``: ``field`` names where the problem is, as a
 path into the request (``deals[2].whists.15``, ``per_page``, ``body``, ``Authorization``), never a 500 or an HTML page.
+The field is a name and stays as it is; the message is in the API's language for the request (``JsonApi``): the
+public API's follows ``?lang=`` or ``Accept-Language`` (Russian by default, as the site), the game servers' API
+answers in English (see ``ratings.preferans.api``).
 """
 
 from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from django.core.exceptions import RequestDataTooBig
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpRequest, JsonResponse
+from django.utils import translation
+from django.utils.translation import gettext as _
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 from ninja.parser import Parser
 
 from federation.bounds import API_MAX_BODY_BYTES
 from ratings.engines.common import FieldError
+
+
+class JsonApi(NinjaAPI):
+    """A NinjaAPI whose answers, errors included, are written in ``language_of(request)`` (``api_urlpatterns``
+    activates it around the whole request)."""
+
+    def __init__(self, *args, language_of: Callable[[HttpRequest], str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.language_of = language_of
 
 
 class ApiError(Exception):
@@ -60,12 +74,42 @@ def field_of(loc: Iterable) -> str:
 
 
 def _message(error: dict) -> str:
+    """Pydantic's error in the active language: its kinds the APIs' parameters meet, in our words; our own
+    validators' messages (``value_error``) are already translated; anything else in pydantic's English words."""
     kind = error.get("type", "")
-    if kind == "missing":
-        return "is missing"
-    if kind == "union_tag_invalid" or kind == "model_attributes_type":
-        return "is not an object"
-    message = str(error.get("msg", "is not valid"))
+    context = error.get("ctx") or {}
+    if kind in ("union_tag_invalid", "model_attributes_type", "dict_type", "model_type"):
+        return _("is not an object")
+    known = {
+        "missing": _("is missing"),
+        "int_parsing": _("is not a whole number"),
+        "int_from_float": _("is not a whole number"),
+        "int_type": _("is not a whole number"),
+        "float_parsing": _("is not a number"),
+        "float_type": _("is not a number"),
+        "finite_number": _("is not a finite number"),
+        "bool_parsing": _("is not true or false"),
+        "date_parsing": _("is not a date (YYYY-MM-DD)"),
+        "date_from_datetime_parsing": _("is not a date (YYYY-MM-DD)"),
+        "string_pattern_mismatch": _("holds characters not allowed here"),
+        "string_type": _("is not a text"),
+        "list_type": _("is not a list"),
+    }
+    if kind in known:
+        return known[kind]
+    bounds = {
+        "greater_than_equal": (_("must be at least %(limit)s"), "ge"),
+        "less_than_equal": (_("must be at most %(limit)s"), "le"),
+        "greater_than": (_("must be more than %(limit)s"), "gt"),
+        "less_than": (_("must be less than %(limit)s"), "lt"),
+        "string_too_long": (_("must have at most %(limit)s characters"), "max_length"),
+        "string_too_short": (_("must have at least %(limit)s characters"), "min_length"),
+        "literal_error": (_("must be one of: %(limit)s"), "expected"),
+    }
+    if kind in bounds:
+        text, key = bounds[kind]
+        return text % {"limit": context.get(key, "")}
+    message = str(error.get("msg", "")) or _("is not valid")
     return message.removeprefix("Value error, ")
 
 
@@ -76,9 +120,9 @@ class JsonBodyParser(Parser):
         try:
             return json.loads(request.body)
         except RecursionError:
-            raise ApiError(400, "body", "nests too deeply") from None
+            raise ApiError(400, "body", _("nests too deeply")) from None
         except ValueError as error:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
-            raise ApiError(400, "body", f"is not JSON: {error}") from None
+            raise ApiError(400, "body", _("is not JSON: %(error)s") % {"error": error}) from None
 
 
 def install_error_handlers(api: NinjaAPI, *, auth_message: str = "") -> None:
@@ -99,19 +143,19 @@ def install_error_handlers(api: NinjaAPI, *, auth_message: str = "") -> None:
         if isinstance(cause, ApiError):
             return on_api_error(request, cause)
         if isinstance(exc, Throttled):
-            return error_response("", "too many requests: wait and send again", 429)
+            return error_response("", _("too many requests: wait and send again"), 429)
         if isinstance(exc, AuthenticationError):
             return error_response("Authorization", auth_message or exc.message, 403)
         return error_response("body" if exc.status_code == 400 else "", exc.message, exc.status_code)
 
     def on_too_big(request, exc):
-        return error_response("body", f"is larger than {API_MAX_BODY_BYTES} bytes", 413)
+        return error_response("body", _too_big(), 413)
 
     def on_not_found(request, exc):
-        return error_response("", "not found", 404)
+        return error_response("", _("not found"), 404)
 
     def on_recursion(request, exc):
-        return error_response("body", "nests too deeply", 400)
+        return error_response("body", _("nests too deeply"), 400)
 
     api.add_exception_handler(ValidationError, on_validation)
     api.add_exception_handler(ApiError, on_api_error)
@@ -120,6 +164,10 @@ def install_error_handlers(api: NinjaAPI, *, auth_message: str = "") -> None:
     api.add_exception_handler(RequestDataTooBig, on_too_big)
     api.add_exception_handler(Http404, on_not_found)
     api.add_exception_handler(RecursionError, on_recursion)
+
+
+def _too_big() -> str:
+    return _("is larger than %(bytes)s bytes") % {"bytes": API_MAX_BODY_BYTES}
 
 
 def _json_everywhere(view):
@@ -131,7 +179,7 @@ def _json_everywhere(view):
     def wrapped(request, *args, **kwargs):
         length = request.META.get("CONTENT_LENGTH") or ""
         if length.isdigit() and int(length) > API_MAX_BODY_BYTES:
-            return error_response("body", f"is larger than {API_MAX_BODY_BYTES} bytes", 413)
+            return error_response("body", _too_big(), 413)
         head = request.method == "HEAD"
         if head:  # HEAD wherever GET is allowed (uptime monitors, caches): the GET's headers, no body
             request.method = "GET"
@@ -142,10 +190,11 @@ def _json_everywhere(view):
                 if response.status_code != 405:
                     response.content = b""
         except RequestDataTooBig:
-            return error_response("body", f"is larger than {API_MAX_BODY_BYTES} bytes", 413)
+            return error_response("body", _too_big(), 413)
         if response.status_code == 405 and not response.get("Content-Type", "").startswith("application/json"):
             allowed = response.get("Allow", "")
-            answer = error_response("method", f"{request.method} is not allowed here; allowed: {allowed}", 405)
+            message = _("%(method)s is not allowed here; allowed: %(allowed)s")
+            answer = error_response("method", message % {"method": request.method, "allowed": allowed}, 405)
             answer["Allow"] = allowed
             return answer
         return response
@@ -154,7 +203,7 @@ def _json_everywhere(view):
 
 
 def not_found(request, rest: str = ""):
-    return error_response("", "there is nothing at this address of the API", 404)
+    return error_response("", _("there is nothing at this address of the API"), 404)
 
 
 def _finishing(view, after):
@@ -165,14 +214,24 @@ def _finishing(view, after):
     return wrapped
 
 
-def api_urlpatterns(api: NinjaAPI, after=None) -> list:
+def _in_language(view, language_of):
+    @functools.wraps(view)
+    def wrapped(request, *args, **kwargs):
+        with translation.override(language_of(request)):
+            return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+def api_urlpatterns(api: JsonApi, after=None) -> list:
     """The API's URL patterns with every view wrapped by ``_json_everywhere`` (and ``after(request, response)``,
-    e.g. the public API's conditional answers), and a JSON 404 for the rest."""
+    e.g. the public API's conditional answers) in the API's language for the request, and a JSON 404 for the
+    rest."""
     from django.urls import path
 
     patterns, _app, _namespace = api.urls
     for pattern in patterns:
         if hasattr(pattern, "callback"):
             view = pattern.callback if after is None else _finishing(pattern.callback, after)
-            pattern.callback = _json_everywhere(view)
-    return [*patterns, path("<path:rest>", not_found)]
+            pattern.callback = _in_language(_json_everywhere(view), api.language_of)
+    return [*patterns, path("<path:rest>", _in_language(not_found, api.language_of))]

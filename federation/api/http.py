@@ -8,12 +8,14 @@ production, ``DJANGO_CACHE_URL``; one process's memory otherwise), so every web 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
 import time
 
 from django.conf import settings
 from django.core.cache import cache
+from django.http import HttpResponse
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import http_date, parse_http_date_safe
 from ninja.throttling import BaseThrottle
@@ -53,37 +55,44 @@ def etag_for(*parts) -> str:
     return f'"{digest.hexdigest()}"'
 
 
-def not_modified(request, etag: str, last_modified=None):
-    """The 304 answer when the client's copy is current (``If-None-Match`` / ``If-Modified-Since``), else None."""
-    stamp = int(last_modified.timestamp()) if last_modified is not None else None
-    response = get_conditional_response(request, etag=etag, last_modified=stamp)
+def not_modified(request, etag: str):
+    """The 304 answer when the client's copy is current by its ``If-None-Match``, else None."""
+    response = get_conditional_response(request, etag=etag)
     if response is not None:
-        _headers(response, etag, last_modified)
+        _headers(response, etag)
     return response
 
 
-def _headers(response, etag: str, last_modified=None) -> None:
+def _headers(response, etag: str, stamp: int | None = None) -> None:
     response["ETag"] = etag
-    if last_modified is not None:
-        response["Last-Modified"] = http_date(int(last_modified.timestamp()))
+    if stamp is not None:
+        response["Last-Modified"] = http_date(stamp)
     response["Cache-Control"] = f"public, max-age={settings.API_MAX_AGE}"
     patch_vary_headers(response, ["Accept-Language"])
 
 
-def conditional_headers(response, etag: str, last_modified=None) -> None:
-    _headers(response, etag, last_modified)
-
-
-def cached_answer(request, key: str):
-    """The answer stored under ``key`` (a version of what it shows: a publication's id and time, a player's newest
-    change), as a response, or None; a miss marks the request so that ``finish`` stores the answer it builds."""
-    body = cache.get(key)
-    if body is None:
-        request._api_cache_key = key
-        return None
-    from django.http import HttpResponse
-
-    return HttpResponse(body, content_type="application/json; charset=utf-8")
+def versioned_answer(request, etag: str, build) -> HttpResponse:
+    """The answer to ``request`` whose content ``etag`` names (made of the version of what it shows and of every
+    parameter): 304 when the client holds it (``If-None-Match``, ``If-Modified-Since``), else the body stored in the
+    cache under the ETag, else ``build()`` -> (JSON bytes, the snapshot's time or None), stored there for
+    ``API_CACHE_SECONDS``. A cache that does not answer is a miss, never an error."""
+    if early := not_modified(request, etag):
+        return early
+    key = f"api-v1:answer:{etag}"
+    try:
+        stored = cache.get(key)
+    except Exception:
+        stored = None
+    if stored is None:
+        body, modified = build()
+        stamp = int(modified.timestamp()) if modified is not None else None
+        with contextlib.suppress(Exception):
+            cache.set(key, (body, stamp), settings.API_CACHE_SECONDS)
+    else:
+        body, stamp = stored
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    _headers(response, etag, stamp)
+    return get_conditional_response(request, etag=etag, last_modified=stamp, response=response)
 
 
 def finish(request, response):
@@ -91,9 +100,6 @@ def finish(request, response):
     knows the snapshot, and Cache-Control; a client whose copy is current gets 304."""
     if request.method not in ("GET", "HEAD") or response.status_code != 200:
         return response
-    key = getattr(request, "_api_cache_key", None)
-    if key is not None:
-        cache.set(key, response.content, settings.API_CACHE_SECONDS)
     etag = response.get("ETag")
     if not etag:
         etag = etag_for(hashlib.blake2b(response.content, digest_size=16).hexdigest())

@@ -234,15 +234,10 @@ API_ANON_RATE = env("DJANGO_API_ANON_RATE", default="120/60")
 # ours added (0: the connection's own address; a client's X-Forwarded-For is never believed beyond that).
 NINJA_NUM_PROXIES = env.int("DJANGO_NUM_PROXIES", default=0)
 API_MAX_AGE = env.int("DJANGO_API_MAX_AGE", default=60)
-# Built answers of lists and histories are kept in the cache under the version of what they show (a publication,
-# a player's newest change) for this long: a warm request reads the version and the stored answer only.
+# Built answers of lists and histories are kept in the cache under the ETag of what they show for this long: every
+# request reads the version (one query: the publications, the players' registry, the player's newest changes), so a
+# new publication, deal or renamed player is seen at the next request; a warm request reads the stored answer.
 API_CACHE_SECONDS = env.int("DJANGO_API_CACHE_SECONDS", default=300)
-# Which publication a list shows for a date is kept this long, and forgotten at once when a list is published,
-# rebuilt or deleted (a bulk write that bypasses Django's signals is seen within this bound).
-API_SHOWN_SECONDS = env.int("DJANGO_API_SHOWN_SECONDS", default=60)
-# A player's history changes with every deal and club game, written in bulk where no signal tells: the version of it
-# (its newest row in each system) is read again after this many seconds, well within API_MAX_AGE.
-API_VERSION_SECONDS = env.int("DJANGO_API_VERSION_SECONDS", default=10)
 CORS_URLS_REGEX = r"^/api/v1/.*$"
 CORS_ALLOW_ALL_ORIGINS = True
 CORS_ALLOW_METHODS = ["GET", "HEAD", "OPTIONS"]

@@ -14,16 +14,19 @@ request is validated by its schema (``api_schemas``) and then by the rules (the 
 game), 405 (a method other than POST), 409 (a deal id the server already sent, with other content: the answer adds
 ``"stored"``, the deal as stored), 413 (a body over ``federation.bounds.API_MAX_BODY_BYTES``); nothing is saved.
 A deal whose id the server already sent with the same content is answered again with ``"applied": false``.
+
+**Decision (language):** the messages of this API are written in English whatever the request's
+``Accept-Language``: its readers are the game servers' developers, and its messages stay the ones its documentation
+and the servers' logs know. (The public API ``/api/v1/`` answers in the language asked, Russian by default.)
 """
 
 from __future__ import annotations
 
 from django.db import transaction
 from django.http import JsonResponse
-from ninja import NinjaAPI
 from ninja.security import HttpBearer
 
-from federation.api.common import JsonBodyParser, install_error_handlers
+from federation.api.common import JsonApi, JsonBodyParser, install_error_handlers
 from federation.bounds import API_MAX_ID
 from ratings.preferans import selectors
 from ratings.preferans.api_schemas import (
@@ -62,8 +65,9 @@ class ServerToken(HttpBearer):
         return _hash(token) if token else None
 
 
-api = NinjaAPI(
+api = JsonApi(
     title="Game servers' API",
+    language_of=lambda request: "en",
     version="1",
     description=__doc__,
     urls_namespace="preferans_api",

@@ -1,5 +1,6 @@
-"""The operations of ``/api/v1/`` (see the package's docstring). Thin: the reads are ``reads`` and each system's
-selectors; the calculators are the ones the pages call."""
+"""The operations of ``/api/v1/`` (see the package's docstring). Thin: the lists and the histories are read and
+written to JSON by ``lists`` and ``history`` (built once per version of what they show, then answered from the
+cache), the rest by ``reads`` and each system's selectors; the calculators are the ones the pages call."""
 
 from __future__ import annotations
 
@@ -9,16 +10,17 @@ import re
 from typing import Annotated, Literal
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db.models import Count, IntegerField, OuterRef, Subquery
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
+from django.http import HttpRequest
 from django.utils import timezone, translation
-from ninja import NinjaAPI, Query
+from django.utils.translation import gettext as _
+from ninja import Query
 from pydantic import BeforeValidator, StringConstraints, WithJsonSchema
 
-from federation.api.common import ApiError, install_error_handlers
-from federation.api.http import AnonymousRate, cached_answer, conditional_headers, etag_for, not_modified
+from federation.api.common import ApiError, JsonApi, install_error_handlers
+from federation.api.http import AnonymousRate, etag_for, versioned_answer
+from federation.api.v1 import history as history_reads
+from federation.api.v1 import lists as list_reads
 from federation.api.v1 import reads
 from federation.api.v1.schemas import (
     DatesOut,
@@ -37,7 +39,7 @@ from federation.models import Player
 from federation.selectors import player_list, player_results, public_tournaments
 from ratings.dates import AskedDate
 from ratings.engines.common import FieldError
-from ratings.models import Engine, RatingList, RatingSnapshot
+from ratings.models import Engine, RatingList
 from tournaments.models import Result
 
 DESCRIPTION = """The federation's rating lists, players, tournaments and calculators, read-only and public.
@@ -45,13 +47,30 @@ DESCRIPTION = """The federation's rating lists, players, tournaments and calcula
 - Every answer is JSON. Errors are `{"errors": [{"field": ..., "message": ...}]}` with the query parameter named.
 - Lists are the same as their pages: `?date=YYYY-MM-DD` or `?week=YYYY-Www` gives the list in force then, and
   `message` says so when the list shown is not dated exactly so.
-- Texts (names, explanations, reasons) are in `?lang=ru` (default) or `?lang=en`.
+- Language: names, explanations, reasons, messages and error messages are in `?lang=ru` or `?lang=en`; without it,
+  in the language of the `Accept-Language` header; Russian by default. Field names are never translated.
 - `ETag` and `Last-Modified` come from the publication shown; send `If-None-Match` or `If-Modified-Since` and get
   304 when nothing changed. Anonymous clients get a rate limit: 429 with `Retry-After` (seconds).
 - Version 1: fields may be added within v1; none is removed, renamed or changes its meaning (see the README).
 """
 
-api = NinjaAPI(
+#: Part of every list's and history's ETag: changed when the answers' shape or wording changes, so that no answer
+#: stored by an older version of the code is served.
+SHAPE = "v1.2"
+
+
+def request_language(request: HttpRequest) -> str:
+    """``?lang=`` when it is one of the API's languages, else the one ``Accept-Language`` (or the site's language
+    cookie) prefers, else Russian. (The site's pages take their language from their address instead, and
+    ``LocaleMiddleware`` gives the API's addresses, which have no language prefix, Russian.)"""
+    asked = request.GET.get("lang", "")
+    if asked in ("ru", "en"):
+        return asked
+    code = translation.get_language_from_request(request) or settings.LANGUAGE_CODE
+    return "en" if code.startswith("en") else "ru"
+
+
+api = JsonApi(
     title="Federation ratings: public API",
     version="1.0",
     description=DESCRIPTION,
@@ -59,13 +78,16 @@ api = NinjaAPI(
     docs_url="/docs/",
     openapi_url="/openapi.json",
     throttle=[AnonymousRate()],
+    language_of=request_language,
 )
 install_error_handlers(api)
 
 ERRORS = {400: ErrorsOut, 404: ErrorsOut, 429: ErrorsOut}
 WEEK = re.compile(r"^(\d{4})-W(\d{2})$")
 
-Lang = Annotated[Language, Query(description="language of names and texts")]
+Lang = Annotated[
+    Language | None, Query(description="language of names and texts (default: Accept-Language's, else ru)")
+]
 PageNo = Annotated[int, Query(ge=1, le=1_000_000, description="page number, from 1")]
 PerPage = Annotated[int, Query(ge=1, le=100, description="rows a page, at most 100")]
 
@@ -73,7 +95,7 @@ PerPage = Annotated[int, Query(ge=1, le=100, description="rows a page, at most 1
 def _printable(value: str, field: str) -> str:
     """Query text reaches the database: no NUL (PostgreSQL refuses it), no control characters."""
     if any(ch < " " or ch == "\x7f" or "\ud800" <= ch <= "\udfff" for ch in value):
-        raise ApiError(400, field, "holds a control character")
+        raise ApiError(400, field, _("holds a control character"))
     return value
 
 
@@ -84,9 +106,12 @@ def _iso_date(value):
     """Dates are ISO text only (YYYY-MM-DD): not a number of seconds, not a date and time."""
     if isinstance(value, dt.date):
         return value
-    if not isinstance(value, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
-        raise ValueError("is not a date (YYYY-MM-DD)")
-    return dt.date.fromisoformat(value)
+    try:
+        if not isinstance(value, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+            raise ValueError(value)
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise ValueError(_("is not a date (YYYY-MM-DD)")) from None
 
 
 IsoDate = Annotated[dt.date, BeforeValidator(_iso_date), WithJsonSchema({"type": "string", "format": "date"})]
@@ -104,14 +129,19 @@ def _asked(date: dt.date | None, week: str | None) -> AskedDate:
                 raise ValueError(week)
             return AskedDate(dt.date.fromisocalendar(int(match[1]), int(match[2]), 1))
         except ValueError:
-            raise ApiError(400, "week", f'"{week}" is not an ISO week (YYYY-Www, e.g. 2026-W10)') from None
+            message = _("“%(week)s” is not an ISO week (YYYY-Www, e.g. 2026-W10)") % {"week": week[:40]}
+            raise ApiError(400, "week", message) from None
     return AskedDate(date)
+
+
+def _no_list(slug: str) -> ApiError:
+    return ApiError(404, "slug", _("there is no rating list “%(slug)s”") % {"slug": slug[:100]})
 
 
 def _list_or_404(slug: str) -> RatingList:
     found = reads.public_lists().filter(slug=slug).first()
     if found is None:
-        raise ApiError(404, "slug", f'there is no rating list "{slug}"'[:200])
+        raise _no_list(slug)
     return found
 
 
@@ -119,100 +149,63 @@ def _list_or_404(slug: str) -> RatingList:
 
 
 @api.get("/lists/", response={200: ListsOut, **ERRORS}, url_name="lists", tags=["lists"])
-def lists(request, lang: Lang = "ru"):
+def lists(request, lang: Lang = None):
     """Every rating list of every system, with the date of its newest publication."""
-    urls = reads.Urls(lang)
+    urls = reads.Urls(request_language(request))
     return {"lists": [reads.list_info(item, urls) for item in reads.public_lists()]}
-
-
-def _shown(slug: str, asked: AskedDate, lang: str) -> dict:
-    """Which publication the list's page shows for the date asked, and its version: for a dated list, kept in the cache
-    (under ``reads.generation()``, which every publication, rebuild or deletion of a list changes) so that a warm
-    request reads no table; for a current leaderboard (preferans, DIRS), read each time (its rows change with every
-    deal or club game)."""
-    key = f"api-v1:shown:{reads.generation()}:{slug}:{asked.day}:{lang}"
-    found = cache.get(key)
-    if found is not None:
-        return found
-    item = _list_or_404(slug)
-    with translation.override(lang):
-        if item.engine in reads.DATED:
-            picked = reads.shown_snapshot(item, asked)
-            snapshot = picked.snapshot
-            found = {
-                "list": item.pk,
-                "snapshot": snapshot.pk if snapshot else None,
-                "message": picked.message,
-                "modified": snapshot.computed_at if snapshot else None,
-                "version": (snapshot.pk, snapshot.computed_at.timestamp()) if snapshot else ("none", picked.message),
-            }
-            cache.set(key, found, settings.API_SHOWN_SECONDS)
-            return found
-    modified = reads.changed_at(item)
-    return {
-        "list": item.pk,
-        "snapshot": None,
-        "message": "",
-        "modified": modified,
-        "version": (modified.timestamp() if modified else "none",),
-    }
 
 
 @api.get("/lists/{slug}/", response={200: ListOut, **ERRORS}, url_name="list", tags=["lists"])
 def rating_list(
     request: HttpRequest,
-    response: HttpResponse,
     slug: str,
     date: Annotated[IsoDate | None, Query(description="the list in force on this date (YYYY-MM-DD)")] = None,
     week: Annotated[str | None, Query(description="the list of this ISO week (YYYY-Www); wins over date")] = None,
     league: Annotated[Literal["amateur", "pro"], Query(description="preferans only: the league")] = "amateur",
     page: PageNo = 1,
     per_page: PerPage = 50,
-    lang: Lang = "ru",
+    lang: Lang = None,
 ):
     """A list as of a date or week, as its page shows it: rank, player, rating, change, tournaments counted and the
-    parts of the rating. Preferans and DIRS keep current leaderboards only (``as_of`` is null)."""
+    parts of the rating. Preferans and DIRS keep current leaderboards only (``as_of`` is null).
+
+    Built from the database once per version of the list (``lists``), then answered from the cache."""
     asked = _asked(date, week)
-    shown = _shown(slug, asked, lang)
-    modified = shown["modified"]
-    etag = etag_for("list", slug, *shown["version"], league, page, per_page, lang, asked.day)
-    if early := not_modified(request, etag, modified):
-        return early
-    conditional_headers(response, etag, modified)
-    if hit := cached_answer(request, f"api-v1:{etag}"):
-        conditional_headers(hit, etag, modified)
-        return hit
-    item = reads.public_lists().get(pk=shown["list"])
-    snapshot = RatingSnapshot.objects.defer("summary").get(pk=shown["snapshot"]) if shown["snapshot"] else None
-    message = shown["message"]
-    urls = reads.Urls(lang)
-    offset = (page - 1) * per_page
-    count, rows = (0, [])
-    if snapshot is not None or item.engine not in reads.DATED:
-        count, rows = reads.list_rows(item, snapshot, league=league, offset=offset, limit=per_page)
-    return {
-        "list": reads.list_info(item, urls),
-        "as_of": snapshot.as_of if snapshot else None,
-        "week": reads.iso_week(snapshot.as_of) if snapshot and item.engine == Engine.GORBUNOV else None,
-        "message": message,
-        "league": league if item.engine == Engine.PREFERANS else None,
-        "paging": _paging(count, page, per_page),
-        "entries": [
-            {
-                "rank": rank,
-                "player": reads.player_ref(player, urls),
-                "rating": rating,
-                "delta": delta,
-                "tournaments": events,
-                "parts": parts,
-            }
-            for rank, player, rating, delta, events, parts in rows
-        ],
-    }
+    language = request_language(request)
+    version = list_reads.list_version(slug)
+    if version is None:
+        raise _no_list(slug)
+    list_id, engine = version[0], version[1]
+    etag = etag_for(SHAPE, "list", slug, *version, league, page, per_page, language, asked.day)
+
+    def build():
+        item = list_reads.rating_list(version, slug)
+        urls = reads.Urls(language)
+        offset = (page - 1) * per_page
+        if engine in list_reads.DATED:
+            snapshot, message, count, rows = list_reads.dated_page(
+                list_id, engine, list_reads.day(version[5]), asked, offset=offset, limit=per_page
+            )
+            modified = snapshot.computed_at if snapshot else None
+        else:
+            snapshot, message, modified = None, "", list_reads.moment(version[9])
+            count, rows = list_reads.rows(engine, None, league=league, offset=offset, limit=per_page)
+        answer = {
+            "list": reads.list_info(item, urls),
+            "as_of": snapshot.as_of if snapshot else None,
+            "week": reads.iso_week(snapshot.as_of) if snapshot and engine == Engine.GORBUNOV else None,
+            "message": str(message),
+            "league": league if engine == Engine.PREFERANS else None,
+            "paging": _paging(count, page, per_page),
+            "entries": list_reads.entries_json(rows, language, urls.player(0).removesuffix("0/")),
+        }
+        return list_reads.dumps(answer), modified
+
+    return versioned_answer(request, etag, build)
 
 
 @api.get("/lists/{slug}/dates/", response={200: DatesOut, **ERRORS}, url_name="list_dates", tags=["lists"])
-def list_dates(request, slug: str, page: PageNo = 1, per_page: PerPage = 100, lang: Lang = "ru"):
+def list_dates(request, slug: str, page: PageNo = 1, per_page: PerPage = 100, lang: Lang = None):
     """The dates (and ISO weeks, for weekly lists) on which the list was published, newest first."""
     item = _list_or_404(slug)
     snapshots = item.snapshots.order_by("-as_of").only("as_of", "computed_at", "rating_list_id")
@@ -220,7 +213,7 @@ def list_dates(request, slug: str, page: PageNo = 1, per_page: PerPage = 100, la
     offset = (page - 1) * per_page
     weekly = item.engine == Engine.GORBUNOV
     return {
-        "list": reads.list_info(item, reads.Urls(lang)),
+        "list": reads.list_info(item, reads.Urls(request_language(request))),
         "paging": _paging(count, page, per_page),
         "dates": [
             {"date": s.as_of, "week": reads.iso_week(s.as_of) if weekly else None, "computed_at": s.computed_at}
@@ -232,23 +225,27 @@ def list_dates(request, slug: str, page: PageNo = 1, per_page: PerPage = 100, la
 # --- players --------------------------------------------------------------------------------------------------------
 
 
+def _no_player(pk: int) -> ApiError:
+    return ApiError(404, "id", _("there is no player %(id)s") % {"id": pk})
+
+
 def _player_or_404(pk: int) -> Player:
     if not 0 < pk < 2**63:
-        raise ApiError(404, "id", f"there is no player {pk}")
+        raise _no_player(pk)
     player = Player.objects.filter(pk=pk, is_bot=False).select_related("club").first()
     if player is None:
-        raise ApiError(404, "id", f"there is no player {pk}")
+        raise _no_player(pk)
     return player
 
 
 @api.get("/players/", response={200: PlayersOut, **ERRORS}, url_name="players", tags=["players"])
-def players(request, search: Search = "", page: PageNo = 1, per_page: PerPage = 50, lang: Lang = "ru"):
+def players(request, search: Search = "", page: PageNo = 1, per_page: PerPage = 50, lang: Lang = None):
     """Players, searched as the site's search does it: every word matches part of the name in either alphabet
     ("иванов ив", "Ivanov", "ёлкин" = "елкин")."""
     found = player_list(search=_printable(search, "search")).order_by("last_name", "first_name", "pk")
     count = found.count()
     offset = (page - 1) * per_page
-    urls = reads.Urls(lang)
+    urls = reads.Urls(request_language(request))
     return {
         "paging": _paging(count, page, per_page),
         "players": [reads.player_ref(p, urls) for p in found[offset : offset + per_page]],
@@ -256,12 +253,11 @@ def players(request, search: Search = "", page: PageNo = 1, per_page: PerPage = 
 
 
 @api.get("/players/{id}/", response={200: PlayerOut, **ERRORS}, url_name="player", tags=["players"])
-def player(request, id: int, lang: Lang = "ru"):
+def player(request, id: int, lang: Lang = None):
     """A player and their rating in every system they hold one in."""
     player = _player_or_404(id)
-    urls = reads.Urls(lang)
-    with translation.override(lang):
-        ratings = reads.player_ratings(player, lang)
+    urls = reads.Urls(request_language(request))
+    ratings = reads.player_ratings(player, request_language(request))
     return {
         **reads.player_ref(player, urls),
         "club": player.club.name if player.club_id else "",
@@ -273,42 +269,39 @@ def player(request, id: int, lang: Lang = "ru"):
 @api.get("/players/{id}/history/", response={200: HistoryOut, **ERRORS}, url_name="player_history", tags=["players"])
 def player_history(
     request: HttpRequest,
-    response: HttpResponse,
     id: int,
     system: Annotated[
         Literal["all", "gorbunov", "mahjong", "preferans", "dirs"], Query(description="one system, or all")
     ] = "all",
     page: PageNo = 1,
     per_page: PerPage = 50,
-    lang: Lang = "ru",
+    lang: Lang = None,
 ):
-    """Every change of the player's ratings, newest first, each with its explanation in the language asked."""
-    player = None
-    version_key = f"api-v1:history-version:{id}"
-    version = cache.get(version_key)
-    if version is None:
-        player = _player_or_404(id)
-        version = reads.history_version(player)
-        cache.set(version_key, version, settings.API_VERSION_SECONDS)
-    etag = etag_for("history", id, *version, system, page, per_page, lang)
-    if early := not_modified(request, etag):
-        return early
-    conditional_headers(response, etag)
-    if hit := cached_answer(request, f"api-v1:{etag}"):
-        conditional_headers(hit, etag)
-        return hit
-    if player is None:
-        player = _player_or_404(id)
-    with translation.override(lang):
-        count, items = reads.player_history(
-            player, system=system, offset=(page - 1) * per_page, limit=per_page, language=lang
+    """Every change of the player's ratings, newest first, each with its explanation in the language asked.
+
+    Built from the database once per version of the player's history (``history``), then answered from the cache."""
+    language = request_language(request)
+    found = history_reads.history_version(id) if 0 < id < 2**63 else None
+    if found is None:
+        raise _no_player(id)
+    etag = etag_for(SHAPE, "history", id, *found["version"], system, page, per_page, language)
+
+    def build():
+        offset = (page - 1) * per_page
+        counts, items = history_reads.counts_and_page(
+            id, system=system, offset=offset, limit=per_page, language=language
         )
-    return {
-        "player": reads.player_ref(player, reads.Urls(lang)),
-        "language": lang,
-        "paging": _paging(count, page, per_page),
-        "history": items,
-    }
+        count = sum(counts.values()) if system == "all" else counts[system]
+        prefix = reads.Urls(language).player(0).removesuffix("0/")
+        answer = {
+            "player": list_reads.player_json(found["player"], language, prefix),
+            "language": language,
+            "paging": _paging(count, page, per_page),
+            "history": items,
+        }
+        return list_reads.dumps(answer), None
+
+    return versioned_answer(request, etag, build)
 
 
 @api.get(
@@ -317,13 +310,13 @@ def player_history(
     url_name="player_tournaments",
     tags=["players"],
 )
-def player_tournaments(request, id: int, page: PageNo = 1, per_page: PerPage = 50, lang: Lang = "ru"):
+def player_tournaments(request, id: int, page: PageNo = 1, per_page: PerPage = 50, lang: Lang = None):
     """The player's results in public tournaments, newest first."""
     player = _player_or_404(id)
     results = player_results(player=player)
     count = results.count()
     offset = (page - 1) * per_page
-    urls = reads.Urls(lang)
+    urls = reads.Urls(request_language(request))
     return {
         "player": reads.player_ref(player, urls),
         "paging": _paging(count, page, per_page),
@@ -349,7 +342,7 @@ def tournaments(
     search: Search = "",
     page: PageNo = 1,
     per_page: PerPage = 50,
-    lang: Lang = "ru",
+    lang: Lang = None,
 ):
     """Public tournaments (approved by the federation), newest first."""
     found = public_tournaments()
@@ -374,7 +367,7 @@ def tournaments(
     ).order_by("-end_date", "name", "pk")
     count = found.count()
     offset = (page - 1) * per_page
-    urls = reads.Urls(lang)
+    urls = reads.Urls(request_language(request))
     return {
         "paging": _paging(count, page, per_page),
         "tournaments": [reads.tournament_ref(t, urls) for t in found[offset : offset + per_page]],
@@ -382,14 +375,15 @@ def tournaments(
 
 
 @api.get("/tournaments/{id}/", response={200: TournamentOut, **ERRORS}, url_name="tournament", tags=["tournaments"])
-def tournament(request, id: int, lang: Lang = "ru"):
+def tournament(request, id: int, lang: Lang = None):
     """A public tournament: its results, whether and why it counts in each list, and for Go its rounds, pairings and
     standings."""
     if not 0 < id < 2**63:
-        raise ApiError(404, "id", f"there is no tournament {id}")
-    found = get_object_or_404(public_tournaments(), pk=id)
-    with translation.override(lang):
-        return reads.tournament_detail(found, reads.Urls(lang))
+        raise ApiError(404, "id", _("there is no tournament %(id)s") % {"id": id})
+    found = public_tournaments().filter(pk=id).first()
+    if found is None:
+        raise ApiError(404, "id", _("there is no tournament %(id)s") % {"id": id})
+    return reads.tournament_detail(found, reads.Urls(request_language(request)))
 
 
 # --- calculators ----------------------------------------------------------------------------------------------------
@@ -404,12 +398,14 @@ def _numbers(raw: str, name: str, low: float, high: float) -> list[float]:
         try:
             value = float(part)
         except ValueError:
-            raise ApiError(400, name, f'"{part[:40]}" is not a number') from None
+            raise ApiError(400, name, _("“%(value)s” is not a number") % {"value": part[:40]}) from None
         if not math.isfinite(value) or not low <= value <= high:
-            raise ApiError(400, name, f"a rating is between {low:g} and {high:g}")
+            raise ApiError(
+                400, name, _("a rating is between %(low)s and %(high)s") % {"low": f"{low:g}", "high": f"{high:g}"}
+            )
         values.append(value)
     if not values:
-        raise ApiError(400, name, "give at least one rating")
+        raise ApiError(400, name, _("give at least one rating"))
     return values
 
 
@@ -430,7 +426,8 @@ def calc_preferans(
     rows = _numbers(ratings, "ratings", selectors.CALC_MIN_RATING, selectors.CALC_MAX_RATING)
     columns = _numbers(tables, "tables", selectors.CALC_MIN_RATING, selectors.CALC_MAX_RATING)
     if len(rows) * len(columns) > selectors.CALC_MAX_CELLS:
-        raise ApiError(400, "ratings", f"the grid is too large: at most {selectors.CALC_MAX_CELLS} cells")
+        message = _("the grid is too large: at most %(cells)s cells") % {"cells": selectors.CALC_MAX_CELLS}
+        raise ApiError(400, "ratings", message)
     grid = selectors.calculator_grid(ratings=rows, table_ratings=columns, whists=whists)
     return {"ratings": rows, "tables": columns, "whists": whists, "cells": grid}
 
@@ -444,26 +441,25 @@ def calc_gorbunov(
     rating: Annotated[int, Query(ge=100, le=100_000, description="your rating")] = 100,
     format: Annotated[str, Query(max_length=20, description="card format, e.g. constructed")] = "",
     list: Annotated[str, Query(max_length=60, description="the list's slug (its parameters)")] = "",
-    lang: Lang = "ru",
+    lang: Lang = None,
 ):
     """ "What if I take place M": your change for every place of a tournament of U players, from the engine."""
     from ratings.gorbunov.calculator import changes_for_every_place
 
     rating_list = RatingList.objects.filter(slug=list, engine=Engine.GORBUNOV).first() if list else None
-    with translation.override(lang):
-        try:
-            return changes_for_every_place(
-                rating_list=rating_list,
-                u=u,
-                rt=rt,
-                k=k,
-                rating=rating,
-                card_format=format,
-                day=timezone.localdate(),
-                language=lang,
-            )
-        except FieldError as error:
-            raise ApiError(400, error.field, error.message) from None
+    try:
+        return changes_for_every_place(
+            rating_list=rating_list,
+            u=u,
+            rt=rt,
+            k=k,
+            rating=rating,
+            card_format=format,
+            day=timezone.localdate(),
+            language=request_language(request),
+        )
+    except FieldError as error:
+        raise ApiError(400, error.field, error.message) from None
 
 
 @api.get("/calculators/mahjong/", url_name="calc_mahjong", tags=["calculators"], response={200: dict, **ERRORS})
@@ -494,13 +490,12 @@ def calc_go(
     b: Annotated[int, Query(ge=0, le=10_000, description="player B's rating")],
     scale: Annotated[Literal["tournament", "dirs"], Query(description="the rating scale")] = "tournament",
     half_stone: Annotated[bool, Query(description="half-stone step (FUS)")] = False,
-    lang: Lang = "ru",
+    lang: Lang = None,
 ):
     """Stones, komi and who takes black, on the tournament scale or the DIRS scale."""
     from tournaments.go.calculator import handicap
 
-    with translation.override(lang):
-        try:
-            return handicap(scale=scale, a=a, b=b, half_stone=half_stone)
-        except FieldError as error:
-            raise ApiError(400, error.field, error.message) from None
+    try:
+        return handicap(scale=scale, a=a, b=b, half_stone=half_stone)
+    except FieldError as error:
+        raise ApiError(400, error.field, error.message) from None

@@ -210,7 +210,7 @@ def test_a_tournament_with_results_and_why_it_counts(client, demo):
         assert status["counts"] or status["reasons"]
     draft = Tournament.objects.filter(status=TournamentStatus.DRAFT).first()
     if draft is not None:
-        _refused(client.get(f"{V1}/tournaments/{draft.pk}/"), 404, "")
+        _refused(client.get(f"{V1}/tournaments/{draft.pk}/"), 404, "id")
 
 
 def test_a_go_tournament_has_rounds_pairings_and_standings(client, demo):
@@ -343,3 +343,22 @@ def test_a_new_publication_is_shown_at_once(client, demo, django_capture_on_comm
     after = _ok(client, url)
     assert after["as_of"] == (newest + datetime.timedelta(days=7)).isoformat()
     assert after["entries"] == []
+
+
+def test_a_renamed_player_is_shown_at_the_next_request(client, demo):
+    """Lists and histories are answered from the cache under the version of what they show, read at every request:
+    a player's new name (an edit in the admin) is in the very next answer, with a new ETag."""
+    gorbunov = RatingList.objects.filter(engine=Engine.GORBUNOV, is_active=True).first()
+    url = f"{V1}/lists/{gorbunov.slug}/?per_page=5"
+    first = client.get(url)
+    assert _ok(client, url) == first.json()
+    player = Player.objects.get(pk=first.json()["entries"][0]["player"]["id"])
+    history = f"{V1}/players/{player.pk}/history/"
+    assert _ok(client, history)["player"]["name"] == player.full_name
+    player.last_name = "Переименованный"
+    player.save()
+    after = client.get(url)
+    assert after.json()["entries"][0]["player"]["name"] == f"Переименованный {player.first_name}".strip()
+    assert after["ETag"] != first["ETag"]
+    assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 200
+    assert _ok(client, history)["player"]["name"] == f"Переименованный {player.first_name}".strip()

@@ -1,0 +1,257 @@
+"""``/api/v1/players/{id}/history/``: every change of a player's ratings, newest first, built straight to JSON.
+
+- **Version** (every request, one query of index lookups, ``history_version``): the player's own columns (the
+  answer names them) and what their history changes with (see the function).
+- **Warm**: that query and one cache get.
+- **Cold**: two more statements: how many changes in each system (``history_counts``), and the page (``UNION ALL``
+  of the four systems' changes, sorted and cut to the page in the database), each row with its stored explanation
+  in the language asked (Gorbunov and DIRS keep both texts, mahjong its formula lines); a preferans deal stores its
+  numbers, and the page's deals are explained again from them (``ratings.preferans.selectors.deal_explanations``,
+  one query more, only when the page has a deal).
+
+Order: newest date first; on the same date, the newest row (the larger id) first. A change without a date comes last.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+
+from django.db import connection
+from django.db.models import BigIntegerField, Case, CharField, F, FloatField, Q, Subquery, Value, When
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast, TruncDate
+
+from federation.api.v1.lists import MAHJONG, PLAYER_COLUMNS
+from federation.api.v1.statements import Statement, fetch, fetch_together
+from federation.models import Player
+from ratings.models import Engine, RatingChange, RatingEntry, RatingList, RatingSnapshot
+
+SYSTEMS = ("gorbunov", "mahjong", "preferans", "dirs")
+COLUMNS = ("h_day", "h_order", "h_system", "h_list", "h_before", "h_after", "h_delta", "h_tournament", "h_game")
+
+
+@functools.cache
+def _version_sql() -> str:
+    """The statement of ``history_version``, written once (the history models' managers are built at each access):
+    index lookups only, whatever the length of the player's history."""
+    from ratings.dirs.models import DirsGame, DirsRating
+    from ratings.preferans.models import DealResult, PreferansRating
+
+    snapshots = RatingSnapshot._meta.db_table
+    return (
+        "SELECT " + ", ".join(f"p.{name if name != 'player_id' else 'id'}" for name in PLAYER_COLUMNS) + ","
+        f" (SELECT MAX(history_id) FROM {Player.history.model._meta.db_table} h WHERE h.id = p.id),"
+        f" (SELECT MAX(history_id) FROM {RatingList.history.model._meta.db_table}),"
+        f" (SELECT COUNT(*) FROM {snapshots}), (SELECT MAX(id) FROM {snapshots}),"
+        f" (SELECT MAX(computed_at) FROM {snapshots}),"
+        f" (SELECT updated_at FROM {PreferansRating._meta.db_table} r WHERE r.player_id = p.id),"
+        f" (SELECT MAX(deal_id) FROM {DealResult._meta.db_table} d WHERE d.player_id = p.id),"
+        f" (SELECT updated_at FROM {DirsRating._meta.db_table} r WHERE r.player_id = p.id),"
+        f" (SELECT MAX(id) FROM {DirsGame._meta.db_table})"
+        f" FROM {Player._meta.db_table} p WHERE p.id = %s AND NOT p.is_bot"
+    )
+
+
+def history_version(player_id: int) -> dict | None:
+    """The player's columns and the version of their history, in one query; None when there is no such public
+    player. What a history shows changes only with a publication, a rebuild or a withdrawal of a list (the
+    publications' count, newest id and last computation; the lists' edits), a deal (the player's preferans rating's
+    last change and newest deal), a club game recorded, corrected or deleted (the player's DIRS rating's last change,
+    the newest game) or the player's own edit: the same facts the player's page is versioned by."""
+    found = fetch(_version_sql(), [player_id])
+    if not found:
+        return None
+    row = found[0]
+    return {"player": row[: len(PLAYER_COLUMNS)], "version": row}
+
+
+@functools.cache
+def _count_sql() -> str:
+    from ratings.dirs.models import DirsGame
+    from ratings.preferans.models import DealResult
+
+    lists, changes = RatingList._meta.db_table, RatingChange._meta.db_table
+    entries, snapshots = RatingEntry._meta.db_table, RatingSnapshot._meta.db_table
+    mahjong = ", ".join(["%s"] * len(MAHJONG))
+    return (
+        f"SELECT (SELECT COUNT(*) FROM {changes} c JOIN {lists} l ON l.id = c.rating_list_id"
+        "   WHERE c.player_id = %s AND l.engine = %s AND l.is_active),"
+        f" (SELECT COUNT(*) FROM {entries} e JOIN {snapshots} s ON s.id = e.snapshot_id"
+        f"   JOIN {lists} l ON l.id = s.rating_list_id WHERE e.player_id = %s AND l.engine IN ({mahjong})"
+        "   AND l.is_active),"
+        f" (SELECT COUNT(*) FROM {DealResult._meta.db_table} d WHERE d.player_id = %s),"
+        f" (SELECT COUNT(*) FROM {DirsGame._meta.db_table} g WHERE g.rated AND (g.white_id = %s OR g.black_id = %s))"
+    )
+
+
+def _count_params(player_id: int) -> list:
+    return [player_id, Engine.GORBUNOV, player_id, *sorted(MAHJONG), player_id, player_id, player_id]
+
+
+def history_counts(player_id: int) -> dict[str, int]:
+    """How many changes the player has in each system (the answer's ``paging.count``): read when an answer is built."""
+    row = fetch(_count_sql(), _count_params(player_id))[0]
+    return dict(zip(SYSTEMS, row, strict=True))
+
+
+def _float(name: str):
+    return Cast(name, FloatField())
+
+
+def _none(field):
+    """A typed NULL (``NULL::integer``): the branches of the union agree on every column's type."""
+    return Cast(Value(None), field)
+
+
+def _slug(engine: str):
+    return Subquery(RatingList.objects.filter(engine=engine).order_by("pk").values("slug")[:1])
+
+
+def _union(player_id: int, system: str, ru: bool):
+    """The page's rows of every system asked, as one ``UNION ALL`` in the answer's order."""
+    from ratings.dirs.models import DirsGame
+    from ratings.preferans.models import DealResult
+
+    text_field = "explanation_ru" if ru else "explanation_en"
+    wanted = SYSTEMS if system == "all" else (system,)
+    parts = []
+    if "gorbunov" in wanted:
+        parts.append(
+            RatingChange.objects.filter(
+                player_id=player_id, rating_list__engine=Engine.GORBUNOV, rating_list__is_active=True
+            ).annotate(
+                h_day=F("event_date"),
+                h_order=F("pk"),
+                h_system=Value(Engine.GORBUNOV.value, output_field=CharField()),
+                h_list=F("rating_list__slug"),
+                h_before=_float("before"),
+                h_after=_float("after"),
+                h_delta=_float("delta"),
+                h_tournament=F("tournament_id"),
+                h_game=_none(BigIntegerField()),
+                h_text=F(text_field),
+            )
+        )
+    if "mahjong" in wanted:
+        parts.append(
+            RatingEntry.objects.filter(
+                player_id=player_id,
+                snapshot__rating_list__engine__in=sorted(MAHJONG),
+                snapshot__rating_list__is_active=True,
+            ).annotate(
+                h_day=F("snapshot__as_of"),
+                h_order=F("pk"),
+                h_system=F("snapshot__rating_list__engine"),
+                h_list=F("snapshot__rating_list__slug"),
+                h_before=_float("rating") - _float("delta"),
+                h_after=_float("rating"),
+                h_delta=_float("delta"),
+                h_tournament=_none(BigIntegerField()),
+                h_game=_none(BigIntegerField()),
+                h_text=KT(f"details__formula__{'ru' if ru else 'en'}"),
+            )
+        )
+    if "preferans" in wanted:
+        parts.append(
+            DealResult.objects.filter(player_id=player_id).annotate(
+                h_day=TruncDate("deal__game__played_at"),
+                h_order=F("deal_id"),
+                h_system=Value(Engine.PREFERANS.value, output_field=CharField()),
+                h_list=_slug(Engine.PREFERANS),
+                h_before=_float("rating_before"),
+                h_after=_float("rating_after"),
+                h_delta=_float("delta"),
+                h_tournament=_none(BigIntegerField()),
+                h_game=F("deal__game_id"),
+                h_text=_none(CharField()),
+            )
+        )
+    if "dirs" in wanted:
+        white = Q(white_id=player_id)
+        before = Case(When(white, then=_float("white_before")), default=_float("black_before"))
+        after = Case(When(white, then=_float("white_after")), default=_float("black_after"))
+        parts.append(
+            DirsGame.objects.filter(Q(rated=True) & (white | Q(black_id=player_id))).annotate(
+                h_day=F("date"),
+                h_order=F("pk"),
+                h_system=Value(Engine.DIRS.value, output_field=CharField()),
+                h_list=_slug(Engine.DIRS),
+                h_before=before,
+                h_after=after,
+                h_delta=after - before,
+                h_tournament=_none(BigIntegerField()),
+                h_game=F("pk"),
+                h_text=F(text_field),
+            )
+        )
+    rows = [part.order_by().values_list(*COLUMNS, "h_text") for part in parts]
+    union = rows[0].union(*rows[1:], all=True) if len(rows) > 1 else rows[0]
+    return union.order_by(F("h_day").desc(nulls_last=True), F("h_order").desc())
+
+
+@functools.cache
+def _page(system: str, ru: bool) -> Statement:
+    return Statement(lambda id, day, offset, limit: _union(id, system, ru)[offset : offset + limit])
+
+
+def counts_and_page(player_id: int, *, system: str, offset: int, limit: int, language: str):
+    """(the counts of ``history_counts``, the page's items): the two statements sent together on PostgreSQL."""
+    statement = _page(system, not language.startswith("en"))
+    if connection.vendor != "postgresql":
+        return history_counts(player_id), history_page(
+            player_id, statement.run(id=player_id, limit=limit, offset=offset), language
+        )
+    counts, page = fetch_together(
+        [(_count_sql(), _count_params(player_id)), statement.sql(id=player_id, limit=limit, offset=offset)]
+    )
+    return dict(zip(SYSTEMS, counts[0], strict=True)), history_page(player_id, page, language)
+
+
+def history_page(player_id: int, page: list[tuple], language: str) -> list[dict]:
+    """The items of one page of the player's history from its rows (``_union``), with the page's preferans deals
+    explained (one query, when there is one)."""
+    deals = [row[1] for row in page if row[2] == Engine.PREFERANS]
+    explained = {}
+    if deals:
+        from ratings.preferans.selectors import deal_explanations
+
+        explained = {
+            deal: text.in_language(language)
+            for (deal, pid), text in deal_explanations(deals=deals).items()
+            if pid == player_id
+        }
+    items = []
+    for day, order, name, slug, before, after, delta, tournament, game, text in page:
+        if name == Engine.PREFERANS:
+            text = explained.get(order, "")
+        elif name in MAHJONG:
+            text = _lines(text)
+        items.append(
+            {
+                "system": name,
+                "list": slug,
+                "date": day,
+                "before": before,
+                "after": after,
+                "delta": delta,
+                "tournament": tournament,
+                "game": game,
+                "explanation": text or "",
+            }
+        )
+    return items
+
+
+def _lines(raw) -> str:
+    """The mahjong formula lines, kept as a JSON list, as one text."""
+    if raw is None:
+        return ""
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except ValueError:
+            return raw
+    if isinstance(raw, list):
+        return "\n".join(str(line) for line in raw)
+    return str(raw)
