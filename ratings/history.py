@@ -273,6 +273,9 @@ def people_entries(player_pks: Iterable[int]) -> list[dict[str, str]]:
 SYSTEMS: dict[str, tuple[str, str]] = {
     "gorbunov": ("ratings.gorbunov.history", "gorbunov"),
     "dirs": ("ratings.dirs.history", "dirs"),
+    "mahjong-rr": ("ratings.mahjong.history", "mahjong-rr"),
+    "mahjong-crr": ("ratings.mahjong.history", "mahjong-crr"),
+    "mahjong-online": ("ratings.mahjong.history", "mahjong-online"),
 }
 
 
