@@ -429,7 +429,10 @@ def mahjong_history_import(
             if progress and (done % 30 == 0 or done == total):
                 progress(done, total, f"lists as of {day}")
 
-        mahjong_rebuild(rating_lists=lists, start=start_date, end=end_date, progress=step if progress else None)
+        # One transaction for every date: the import's lists appear together, and one commit instead of one per
+        # date (thousands of them for two years of three lists).
+        with transaction.atomic():
+            mahjong_rebuild(rating_lists=lists, start=start_date, end=end_date, progress=step if progress else None)
         report.rebuilt.extend(rating.slug for rating in lists)
         report.add("list dates", days)
     return report
