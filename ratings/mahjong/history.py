@@ -99,8 +99,9 @@ def _country(value: Any, where: str, errors: list[FieldError]) -> str | None:
 def _stages(obj: dict[str, Any], where: str, errors: list[FieldError]) -> list[tuple[int | None, int | None]]:
     if "stages" not in obj:
         return []
-    raw_stages = _field(errors, parse_list, obj["stages"], f"{where}.stages")
-    if raw_stages is None:
+    raw_stages = obj["stages"]
+    if not isinstance(raw_stages, list):
+        errors.append(EngineError(f"{where}.stages", f"{raw_stages!r} is not a list of stages"))
         return []
     if not raw_stages:
         errors.append(EngineError(f"{where}.stages", "is empty; leave it out for a tournament without cut-offs"))
@@ -164,8 +165,11 @@ def _tournament(raw: Any, where: str, country: str, errors: list[FieldError]) ->
     end_date = _field(errors, parse_date, obj.get("end_date"), f"{where}.end_date")
     players = _field(errors, parse_int, obj.get("players"), f"{where}.players")
     stages = _stages(obj, where, errors)
-    if stages and "hanchans" not in obj:
+    if "stages" in obj and "hanchans" not in obj:
         hanchans = sum(h or 0 for h, _players in stages)
+    elif "hanchans" not in obj:
+        errors.append(EngineError(f"{where}.hanchans", "missing (or give the stages of a cut-off tournament)"))
+        hanchans = None
     else:
         hanchans = _field(errors, parse_int, obj.get("hanchans"), f"{where}.hanchans", minimum=1)
     own_country = _country(obj.get("country", country), f"{where}.country", errors)
