@@ -19,7 +19,6 @@ from django.utils import timezone
 
 from ratings.engines import mahjong as engine
 from ratings.engines.common import Explanation
-from ratings.engines.mahjong.lists import _fmt
 from ratings.history import document_tournament_id, player_ids_map
 from ratings.mahjong.selectors import mahjong_data, mahjong_settings, snapshot_at
 from ratings.models import RatingEntry, RatingList
@@ -31,19 +30,6 @@ AFTER = ("ends after the rating date", "завершается после дат
 OLDER = ("older than two years", "старше двух лет")
 
 
-def _score_line(score: dict[str, Any], tournament: str, end: str) -> tuple[str, str]:
-    """One tournament's line of a player's explanation, as the engine writes it (``lists.player_part``)."""
-    marks = ("A" if score["in_a"] else "") + ("B" if score["in_b"] else "")
-    r = engine.base_rank(score["players"], score["place"])
-    numbers = f"W {score['w']:.2f} · R {_fmt(r)} · A {score['a']:.2f}% = {_fmt(score['delta'])}" + (
-        f" [{marks}]" if marks else ""
-    )
-    return (
-        f"{tournament} ({end}, place {score['place']} of {score['players']}): {numbers}",
-        f"{tournament} ({end}, {score['place']} место из {score['players']}): {numbers}",
-    )
-
-
 def _entry(rank: int, player: str, rating: float, details: dict[str, Any], ids: dict[str, str]) -> dict[str, Any]:
     scores = sorted(details["scores"], key=lambda s: (-dt.date.fromisoformat(s["end"]).toordinal(), ids[s["t"]]))
     # The engine's order of the chosen tournaments: largest delta, then latest end, then id.
@@ -53,7 +39,16 @@ def _entry(rank: int, player: str, rating: float, details: dict[str, Any], ids: 
     )
     en, ru = [], []
     for score in scores:
-        line_en, line_ru = _score_line(score, ids[score["t"]], score["end"])
+        line_en, line_ru = engine.score_line(
+            tournament=ids[score["t"]],
+            end=score["end"],
+            place=score["place"],
+            players=score["players"],
+            w=score["w"],
+            a_percent=score["a"],
+            delta=score["delta"],
+            marks=("A" if score["in_a"] else "") + ("B" if score["in_b"] else ""),
+        )
         en.append(line_en)
         ru.append(line_ru)
     return {
