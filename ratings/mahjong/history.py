@@ -34,6 +34,7 @@ The three systems share the site's mahjong tournaments: a document names the lis
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -189,10 +190,7 @@ def _tournament(raw: Any, where: str, country: str, errors: list[FieldError]) ->
         stages=tuple(engine.CutoffStage(hanchans=h, players=p) for h, p in stages),
         **flags,
     )
-    try:
-        engine.validate_tournament(rated, where)
-    except EngineError as error:
-        errors.append(error)
+    if not _valid(rated, where, errors):
         return None
     stored_stages = _stored_stages(rated, where, errors)
     if stored_stages is None:
@@ -210,6 +208,33 @@ def _tournament(raw: Any, where: str, country: str, errors: list[FieldError]) ->
         "name": name,
         "city": city,
     }
+
+
+def _valid(rated: engine.RatedTournament, where: str, errors: list[FieldError]) -> bool:
+    """The engine's checks of a tournament (``validate_tournament``), every result's error rather than the first."""
+    before = len(errors)
+    _field(errors, engine.validate_tournament, replace(rated, results=()), where)
+    if len(errors) > before:
+        return False
+    if len(rated.results) > rated.players:
+        errors.append(EngineError(f"{where}.results", f"{len(rated.results)} results but players is {rated.players}"))
+    seen: dict[str, int] = {}
+    for index, result in enumerate(rated.results):
+        path = f"{where}.results[{index}]"
+        try:
+            engine.validate_tournament(replace(rated, results=(result,)), where)
+        except EngineError as error:
+            errors.append(EngineError(error.field.replace(f"{where}.results[0]", path, 1), error.message))
+        if result.player is not None:
+            if result.player in seen:
+                errors.append(
+                    EngineError(
+                        f"{path}.player",
+                        f"{result.player!r} appears twice in this tournament (results[{seen[result.player]}])",
+                    )
+                )
+            seen.setdefault(result.player, index)
+    return len(errors) == before
 
 
 def _stored_stages(rated: engine.RatedTournament, where: str, errors: list[FieldError]) -> list[tuple[int, int]] | None:

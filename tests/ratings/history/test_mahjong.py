@@ -302,6 +302,8 @@ def test_a_file_with_errors_saves_nothing_and_names_every_error(import_fails):
     doc = generated_history()
     doc["tournaments"][0]["players"] = "many"
     doc["tournaments"][1]["results"][0]["place"] = 99
+    doc["tournaments"][1]["results"][2]["place"] = 0
+    doc["tournaments"][1]["results"][3]["player"] = doc["tournaments"][1]["results"][1]["player"]
     doc["tournaments"][2]["end_date"] = "2025-02-30"
     doc["tournaments"][4]["country"] = "Russia"
     doc["tournaments"][5]["open"] = "yes"
@@ -314,6 +316,9 @@ def test_a_file_with_errors_saves_nothing_and_names_every_error(import_fails):
         "players[0].country: missing (players lists the players of other countries)",
         "tournaments[0].players: 'many' is not a whole number",
         f"tournaments[1].results[0].place: 99 is larger than players ({doc['tournaments'][1]['players']})",
+        "tournaments[1].results[2].place: 0 is smaller than 1",
+        f"tournaments[1].results[3].player: {doc['tournaments'][1]['results'][1]['player']!r} appears twice in this "
+        "tournament (results[1])",
         "tournaments[2].end_date: '2025-02-30' is not a date (YYYY-MM-DD)",
         "tournaments[4].country: 'Russia' is not a two-letter country code",
         "tournaments[5].open: 'yes' is not true or false",
