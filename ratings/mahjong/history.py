@@ -6,8 +6,9 @@ validates it, plus what the site needs: two-letter countries, ids of at most 100
 before with the same data), then the players (with the countries of the document's ``players``), the tournaments in
 batches (one transaction each, approved, with their federation ids, stages and results, a participant without a
 profile kept under a readable placeholder name), and every active mahjong list is rebuilt from the earliest new
-tournament's end date to today, a snapshot on every date where a list changes (``mahjong_rebuild``), as the daily
-job would have published them.
+tournament's end date to today, a snapshot on every date where a list changes (``mahjong_rebuild``, in one
+transaction), as the daily job would have published them; a tournament that ends after today is left to the daily
+job of its day.
 
 The three systems share the site's mahjong tournaments: a document names the list it is about (its ``as_of`` and
 ``country``), but its tournaments count wherever the lists' rules take them.
@@ -444,13 +445,15 @@ def mahjong_history_import(
     if fresh:
         touched = {players[p] for t in fresh for p, _place, _h in t["results"] if p is not None}
         player_tournament_counts_refresh(player_ids=touched if len(touched) <= 1000 else None)
-    if publish and (fresh or country_changed):
-        if country_changed:
-            first = Tournament.objects.filter(discipline=Discipline.MAHJONG).order_by("end_date").first()
-            start_date = first.end_date if first else timezone.localdate()
-        else:
-            start_date = min(t["end_date"] for t in fresh)
-        end_date = max(timezone.localdate(), start_date)
+    today = timezone.localdate()
+    if country_changed:
+        first = Tournament.objects.filter(discipline=Discipline.MAHJONG).order_by("end_date").first()
+        start_date = first.end_date if first else today
+    else:
+        start_date = min((t["end_date"] for t in fresh), default=today)
+    # Tournaments that end after today count from their date on, as the daily job finds them.
+    if publish and (fresh or country_changed) and start_date <= today:
+        end_date = today
         lists = list(mahjong_lists().order_by("pk"))
         days = (end_date - start_date).days + 1
 

@@ -295,6 +295,25 @@ def test_round_trip_export_rate_and_show_list_agree(import_doc, export_history, 
     assert set(again["created"].values()) == {0}
 
 
+def test_a_tournament_after_today_is_published_when_its_day_comes_not_before(import_doc, show_list):
+    from django.utils import timezone
+
+    from ratings.mahjong.services import mahjong_daily
+
+    today = timezone.localdate()
+    doc = anniversary()
+    for offset, item in zip((40, 50, 60), doc["tournaments"], strict=True):
+        item["end_date"] = (today + dt.timedelta(days=offset)).isoformat()
+    report = import_doc(doc)
+    assert report["created"]["tournaments"] == 3
+    assert report["rebuilt"] == []
+    assert not RatingSnapshot.objects.exists()
+    day = today + dt.timedelta(days=50)
+    assert mahjong_daily(today=day)["mahjong-rr"] == "computed"
+    shown = _shown_equals_rate(doc, show_list, day.isoformat())
+    assert [row["player"] for row in shown["list"]] == ["z", "y"]
+
+
 # --- errors ---------------------------------------------------------------------------------------------------------
 
 
@@ -373,6 +392,21 @@ def test_any_value_in_any_field_is_an_error_by_path_or_accepted(tournament, key,
     assert bool(counts) != bool(errors)
     assert all(line.startswith("tournaments[") for line in errors)
     assert counts is None or counts["tournaments"] == 5
+    assert not Tournament.objects.exists()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(key=st.sampled_from(["country", "players", "as_of", "tournaments"]), value=JSON)
+def test_any_value_at_the_top_is_an_error_by_path_or_accepted(key, value):
+    doc = rate_cli_example()
+    doc[key] = value
+    counts, errors = None, []
+    try:
+        counts = history_check(doc=json.loads(json.dumps(doc)))
+    except HistoryError as error:
+        errors = error.lines()
+    assert bool(counts) != bool(errors)
+    assert all(line.startswith((key, "tournaments[")) for line in errors)
     assert not Tournament.objects.exists()
 
 
