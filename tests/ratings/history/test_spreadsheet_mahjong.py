@@ -121,3 +121,37 @@ def test_a_cutoff_result_between_two_stages_asks_for_the_stages_players(tmp_path
     assert err.splitlines() == [
         "results.csv, row 15, hanchans: 15 is not the total of a stage (10, 20); give every stage's players"
     ]
+
+
+def _xlsx(path, csv_text: str) -> None:
+    """The CSV example as a workbook, with real dates and numbers in the cells, as a spreadsheet saves them."""
+    import datetime as dt
+
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    for line in csv_text.splitlines():
+        cells = []
+        for cell in line.split(";"):
+            if cell.isdigit():
+                cells.append(int(cell))
+            elif len(cell) == 10 and cell[4] == "-" and cell[:4].isdigit():
+                cells.append(dt.datetime.fromisoformat(cell))
+            else:
+                cells.append(cell or None)
+        sheet.append(cells)
+    book.save(path)
+
+
+def test_the_example_as_xlsx_workbooks_gives_the_same_lists(tmp_path, show_list):
+    csv_paths = _files(tmp_path)
+    paths = {}
+    for name in ("players", "tournaments", "results"):
+        paths[name] = tmp_path / f"{name}.xlsx"
+        _xlsx(paths[name], csv_paths[name].read_text(encoding="utf-8"))
+    status, _out, err = run_command("import_spreadsheet", *_args(paths, "mahjong-crr"))
+    assert status == 0, err
+    assert Tournament.objects.get(external_id="2025-02").end_date.isoformat() == "2025-04-20"
+    doc = _document(csv_paths, "mahjong-crr")
+    assert show_list("mahjong-crr", "--as-of", "2025-06-15") == rate_output({**doc, "as_of": "2025-06-15"})
