@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -183,27 +184,18 @@ def mahjong_spreadsheet_document(
         index_of.setdefault(tournament_id, len(doc["tournaments"]))
         doc["tournaments"].append(item)
     table = _table(*results, MAHJONG_RESULT_COLUMNS, ("tournament", "place"))
-    errors = []
-    for number, values in table.rows:
-        tournament_id = _text(values.get("tournament", ""))
-        if tournament_id not in index_of:
-            errors.append(
-                EngineError(f"{table.name}, row {number}, tournament", f"{tournament_id!r} is not in the tournaments")
-            )
-            continue
-        index = index_of[tournament_id]
-        results_list = doc["tournaments"][index]["results"]
-        where[f"tournaments[{index}].results[{len(results_list)}]"] = f"{table.name}, row {number}"
-        line: dict[str, Any] = {
-            "player": _text(values["player"]) if "player" in values else None,
-            "place": _number(values.get("place")),
-        }
-        if "hanchans" in values:
-            line["hanchans"] = _number(values["hanchans"])
-        results_list.append(line)
-    if errors:
-        raise HistoryError(errors)
+    _results_into(doc, where, index_of, table, _mahjong_result)
     return doc, where
+
+
+def _mahjong_result(values: dict[str, Any]) -> dict[str, Any]:
+    line: dict[str, Any] = {
+        "player": _text(values["player"]) if "player" in values else None,
+        "place": _number(values.get("place")),
+    }
+    if "hanchans" in values:
+        line["hanchans"] = _number(values["hanchans"])
+    return line
 
 
 def spreadsheet_document(
@@ -252,6 +244,25 @@ def spreadsheet_document(
         index_of.setdefault(tournament_id, len(doc["tournaments"]))
         doc["tournaments"].append(item)
     table = _table(*results, RESULT_COLUMNS, RESULT_COLUMNS)
+    _results_into(
+        doc,
+        where,
+        index_of,
+        table,
+        lambda values: {"player": _text(values.get("player", "")), "place": _number(values.get("place"))},
+    )
+    return doc, where
+
+
+def _results_into(
+    doc: dict[str, Any],
+    where: dict[str, str],
+    index_of: dict[str, int],
+    table: Table,
+    line: Callable[[dict[str, Any]], dict[str, Any]],
+) -> None:
+    """Each row of the results table, as ``line`` makes it, into its tournament's results (a row naming no tournament
+    of the tournaments table is an error); ``where`` learns each result's file and row."""
     errors = []
     for number, values in table.rows:
         tournament_id = _text(values.get("tournament", ""))
@@ -263,10 +274,9 @@ def spreadsheet_document(
         index = index_of[tournament_id]
         results_list = doc["tournaments"][index]["results"]
         where[f"tournaments[{index}].results[{len(results_list)}]"] = f"{table.name}, row {number}"
-        results_list.append({"player": _text(values.get("player", "")), "place": _number(values.get("place"))})
+        results_list.append(line(values))
     if errors:
         raise HistoryError(errors)
-    return doc, where
 
 
 _PATH = re.compile(
