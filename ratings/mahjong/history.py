@@ -50,7 +50,6 @@ from ratings.engines.common import EngineError, FieldError
 from ratings.engines.parse import parse_bool, parse_date, parse_int, parse_list, parse_object, parse_str
 from ratings.history import (
     ID_MAX,
-    SITE_PREFIX,
     HistoryError,
     ImportReport,
     document_tournament_id,
@@ -58,7 +57,9 @@ from ratings.history import (
     people_entries,
     player_ids_map,
     players_ensure,
+    site_ids,
     text_field,
+    tournaments_create,
 )
 from ratings.mahjong.params import ENGINE_PRESETS
 from ratings.models import RatingList
@@ -330,7 +331,7 @@ def _known(ids: list[str]) -> dict[str, int]:
     known: dict[str, int] = {}
     for start in range(0, len(ids), 2000):
         known.update(mahjong.filter(external_id__in=ids[start : start + 2000]).values_list("external_id", "pk"))
-    site = {int(i[len(SITE_PREFIX) :]): i for i in ids if i.startswith(SITE_PREFIX) and i[len(SITE_PREFIX) :].isdigit()}
+    site = site_ids(ids)
     if site:
         for pk in mahjong.filter(pk__in=list(site), external_id="").values_list("pk", flat=True):
             known[site[pk]] = pk
@@ -515,15 +516,7 @@ def _write(batch: list[dict[str, Any]], players: dict[str, int], user_id: int | 
                 external_id=t["id"],
             )
         )
-    created = Tournament.objects.bulk_create(rows)
-    if created and created[0].pk is None:  # backends that do not return ids
-        by_id = dict(
-            Tournament.objects.filter(
-                discipline=Discipline.MAHJONG, external_id__in=[t["id"] for t in batch]
-            ).values_list("external_id", "pk")
-        )
-    else:
-        by_id = {row.external_id: row.pk for row in created}
+    by_id = tournaments_create(rows)
     Stage.objects.bulk_create(
         [
             Stage(tournament_id=by_id[t["id"]], number=number, hanchans=hanchans, players=count)
