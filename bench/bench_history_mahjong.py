@@ -98,7 +98,8 @@ def run() -> list[dict]:
             "seconds": round(seconds, 1),
             "target": TARGET,
             "detail": f"{players} players, {tournaments} tournaments, {results} results -> {snapshots} snapshots, "
-            f"{entries} entries of {', '.join(report.rebuilt)} over {report.created.get('list dates', 0)} dates",
+            f"{entries} entries of {', '.join(report.rebuilt)} "
+            f"over {report.created.get('list dates rebuilt', 0)} dates",
         },
         {
             "name": "history import: mahjong against a bare COPY of the same rows (ratio)",

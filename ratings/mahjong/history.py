@@ -467,7 +467,7 @@ def mahjong_history_import(
         with transaction.atomic():
             mahjong_rebuild(rating_lists=lists, start=start_date, end=end_date, progress=step if progress else None)
         report.rebuilt.extend(rating.slug for rating in lists)
-        report.add("list dates", days)
+        report.add("list dates rebuilt", days)
     return report
 
 
