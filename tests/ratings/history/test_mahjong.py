@@ -16,7 +16,7 @@ from ratings.history import HistoryError, history_check
 from ratings.models import RatingEntry, RatingList, RatingSnapshot
 from tournaments.models import Result, Stage, Tournament
 
-from .conftest import rate_output
+from .conftest import rate_output, run_command
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("postgres")]
 
@@ -262,6 +262,26 @@ def test_the_generated_history_has_what_it_claims():
     assert any(r["player"] is None for t in tournaments for r in t["results"])
     assert sum(t.get("rank_restricted", False) for t in tournaments) == 3
     assert sum(p["country"] != "RU" for p in doc["players"]) == 10
+
+
+def test_the_import_publishes_every_daily_list_up_to_today_with_progress(monkeypatch):
+    from django.utils import timezone
+
+    from ratings.mahjong.services import mahjong_daily
+
+    doc = generated_history()
+    status, _out, err = run_command("import_history", "-", stdin=json.dumps(doc), monkeypatch=monkeypatch)
+    assert status == 0, err
+    lines = err.splitlines()
+    assert lines[0] == "0/30 tournaments 1-30"
+    assert lines[-1].endswith(f" lists as of {timezone.localdate().isoformat()}")
+    # Every list is published up to today: the daily job finds nothing to do, today or on any day before.
+    assert mahjong_daily() == {slug: "unchanged" for slug in SYSTEMS}
+    for slug in SYSTEMS:
+        dates = list(RatingSnapshot.objects.filter(rating_list__slug=slug).values_list("as_of", flat=True))
+        # The first list is published on the end date of the first tournament that counts in it.
+        assert min(dates).isoformat() in {t["end_date"] for t in doc["tournaments"]}
+        assert len(dates) > 30
 
 
 def test_importing_twice_changes_nothing(import_doc):
