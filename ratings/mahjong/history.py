@@ -406,7 +406,7 @@ def mahjong_history_check(*, doc: dict[str, Any], rating_list: RatingList) -> di
 
 def _require_mahjong(rating_list: RatingList) -> None:
     if rating_list.engine not in ENGINE_PRESETS:
-        raise HistoryError([EngineError("system", f"{rating_list} is not a mahjong list")])
+        raise HistoryError([EngineError("list", f"{rating_list.slug} ({rating_list}) is not a mahjong list")])
 
 
 def mahjong_history_import(
@@ -601,4 +601,5 @@ history_export = mahjong_history_export
 def list_document(*, rating_list: RatingList, as_of: dt.date | None = None) -> dict[str, Any]:
     from ratings.mahjong.published import mahjong_list_document
 
+    _require_mahjong(rating_list)
     return mahjong_list_document(rating_list=rating_list, as_of=as_of)

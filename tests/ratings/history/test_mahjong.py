@@ -385,6 +385,18 @@ def test_a_document_of_another_system_for_a_list_is_refused(import_fails):
     ]
 
 
+def test_show_list_and_export_of_a_list_that_is_not_mahjong_say_so():
+    from django.core.management import CommandError, call_command
+
+    with pytest.raises(CommandError, match=r"list: gorbunov .* is not a mahjong list"):
+        call_command("show_list", "mahjong-rr", "--list", "gorbunov")
+    with pytest.raises(CommandError, match="--as-of: '2025-13-01' is not a date"):
+        call_command("show_list", "mahjong-rr", "--as-of", "2025-13-01")
+    status, _out, err = run_command("export_history", "mahjong-crr", "--list", "gorbunov")
+    assert status == 1
+    assert "is not a mahjong list" in err
+
+
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-3, 200) | st.text(max_size=12),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
