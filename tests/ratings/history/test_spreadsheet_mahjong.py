@@ -5,9 +5,12 @@ by file, row and column, and nothing is saved."""
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from federation.models import Player
-from ratings.spreadsheet import mahjong_spreadsheet_document
+from ratings.history import HistoryError, history_check
+from ratings.spreadsheet import document_error, mahjong_spreadsheet_document
 from tournaments.models import Result, Stage, Tournament
 
 from .conftest import rate_output, run_command
@@ -155,3 +158,35 @@ def test_the_example_as_xlsx_workbooks_gives_the_same_lists(tmp_path, show_list)
     assert Tournament.objects.get(external_id="2025-02").end_date.isoformat() == "2025-04-20"
     doc = _document(csv_paths, "mahjong-crr")
     assert show_list("mahjong-crr", "--as-of", "2025-06-15") == rate_output({**doc, "as_of": "2025-06-15"})
+
+
+COLUMNS = 12  # id, end_date, players, hanchans, stages, country, name, city, accredited, open, ema, online
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    row=st.integers(0, 3),
+    column=st.integers(0, COLUMNS - 1),
+    cell=st.text(alphabet=st.characters(blacklist_characters=';\n\r"', blacklist_categories=("Cs",)), max_size=12),
+)
+def test_any_cell_of_the_tournaments_table_is_named_by_file_row_and_column_or_accepted(row, column, cell):
+    lines = (EXAMPLES / "mahjong_tournaments.csv").read_text(encoding="utf-8").splitlines()
+    cells = lines[row + 1].split(";")
+    cells[column] = cell
+    lines[row + 1] = ";".join(cells)
+    tables = {name: ((EXAMPLES / f"mahjong_{name}.csv").read_bytes(), f"{name}.csv") for name in ("players", "results")}
+    where: dict[str, str] = {}
+    counts, errors = None, []
+    try:
+        doc, where = mahjong_spreadsheet_document(
+            system="mahjong-rr",
+            players=tables["players"],
+            tournaments=("\n".join(lines).encode(), "tournaments.csv"),
+            results=tables["results"],
+        )
+        counts = history_check(doc=doc)
+    except HistoryError as error:  # any other exception fails: a bad cell is named, never a traceback
+        errors = [document_error(e, where) for e in error.errors]
+    assert bool(counts) != bool(errors)
+    assert all(line.startswith(("tournaments.csv, row ", "results.csv, row ")) for line in errors), errors
+    assert not Tournament.objects.exists()
