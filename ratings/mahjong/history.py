@@ -10,7 +10,8 @@ tournament's end date to today, a snapshot on every date where a list changes (`
 transaction), as the daily job would have published them; a tournament that ends after today is left to the daily
 job of its day.
 
-The three systems share the site's mahjong tournaments: a document names the list it is about (its ``as_of`` and
+The document's ``as_of`` (which ``rate`` needs) is checked but not used: the import publishes every date. The three
+systems share the site's mahjong tournaments: a document names the list it is about (its ``as_of`` and
 ``country``), but its tournaments count wherever the lists' rules take them.
 
 **Decisions** where the issue and the rules are silent:
