@@ -172,6 +172,31 @@ def text_field(raw: dict[str, Any], key: str, where: str, errors: list[FieldErro
     return value.strip()
 
 
+# --- tournaments ----------------------------------------------------------------------------------------------------
+
+
+def site_ids(ids: Iterable[str]) -> dict[int, str]:
+    """The ``site-<pk>`` ids among a document's, by pk (what an export names a row born on the site by)."""
+    return {
+        int(item[len(SITE_PREFIX) :]): item
+        for item in ids
+        if item.startswith(SITE_PREFIX) and item[len(SITE_PREFIX) :].isdigit()
+    }
+
+
+def tournaments_create(rows: list) -> dict[str, int]:
+    """Create these tournaments (of one discipline) in bulk; returns their pks by federation id."""
+    from tournaments.models import Tournament
+
+    created = Tournament.objects.bulk_create(rows)
+    if created and created[0].pk is None:  # backends that do not return ids
+        found = Tournament.objects.filter(
+            discipline=rows[0].discipline, external_id__in=[row.external_id for row in rows]
+        ).values_list("external_id", "pk")
+        return dict(found)
+    return {row.external_id: row.pk for row in created}
+
+
 # --- players --------------------------------------------------------------------------------------------------------
 
 
@@ -276,6 +301,9 @@ SYSTEMS: dict[str, tuple[str, str | None]] = {
     "dirs": ("ratings.dirs.history", "dirs"),
     "selfhandicap": ("tournaments.go.history", None),
     "preferans": ("ratings.preferans.history", "preferans"),
+    "mahjong-rr": ("ratings.mahjong.history", "mahjong-rr"),
+    "mahjong-crr": ("ratings.mahjong.history", "mahjong-crr"),
+    "mahjong-online": ("ratings.mahjong.history", "mahjong-online"),
 }
 
 

@@ -10,14 +10,27 @@ Tables (the first row names the columns, in any order; ``;``, ``,`` or tab; UTF-
   ``sealed_cap`` (yes/no, blank: as the list says); ``id``, ``date`` and ``k`` are required;
 - results: ``tournament``, ``player``, ``place``, all required.
 
-**Decision:** the spreadsheet path covers the Gorbunov rating (the card games' tournaments and places); the other
-systems come in as documents.
+The mahjong lists (``mahjong_spreadsheet_document``; a ``mahjong-rr``, ``mahjong-crr`` or ``mahjong-online`` document,
+which loads the tournaments of all three):
+
+- players: ``id``, ``name``, ``name_latin``, ``city``, ``club``, ``country`` (blank: the federation's country);
+- tournaments: ``id``, ``end_date``, ``players`` (N, everyone who played), ``hanchans``, ``stages`` (a cut-off
+  tournament's hanchans per stage, ``10+10``; the players of each stage then come from the results), ``country``,
+  ``name``, ``city``, and the flags ``accredited``, ``open``, ``ema``, ``online``, ``rank_restricted``,
+  ``rank_restriction_legitimate`` (yes/no, blank: no); ``id``, ``end_date`` and ``players`` are required, and
+  ``hanchans`` or ``stages``;
+- results: ``tournament``, ``place``, ``player`` (blank: a participant without a profile), ``hanchans`` (what the
+  player played: required in a cut-off tournament).
+
+**Decision:** the spreadsheet path covers the Gorbunov rating and the mahjong lists (tournaments and places); the
+other systems come in as documents.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -102,6 +115,89 @@ def _text(value: Any) -> str:
     return str(value)
 
 
+MAHJONG_PLAYER_COLUMNS = ("id", "name", "name_latin", "city", "club", "country")
+MAHJONG_FLAGS = ("accredited", "open", "ema", "online", "rank_restricted", "rank_restriction_legitimate")
+MAHJONG_TOURNAMENT_COLUMNS = (
+    "id",
+    "end_date",
+    "players",
+    "hanchans",
+    "stages",
+    "country",
+    "name",
+    "city",
+    *MAHJONG_FLAGS,
+)
+MAHJONG_RESULT_COLUMNS = ("tournament", "place", "player", "hanchans")
+
+
+def _stages(value: Any) -> Any:
+    """``10+10`` as the document's stages; anything else as typed (named in the error)."""
+    parts = [part.strip() for part in str(_number(value)).split("+")]
+    if all(part.isdigit() for part in parts):
+        return [{"hanchans": int(part)} for part in parts]
+    return str(value)
+
+
+def mahjong_spreadsheet_document(
+    *,
+    system: str,
+    players: tuple[bytes, str] | None,
+    tournaments: tuple[bytes, str],
+    results: tuple[bytes, str],
+    country: str = "RU",
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """The mahjong document of the three tables (see the module), and the map from each document path to its file
+    and row. Errors of the tables' shape raise ``HistoryError`` at once."""
+    where: dict[str, str] = {}
+    doc: dict[str, Any] = {"system": system, "country": country, "players": [], "tournaments": []}
+    if players is not None:
+        table = _table(*players, MAHJONG_PLAYER_COLUMNS, ("id",))
+        for number, values in table.rows:
+            entry = {"id": _text(values.get("id", "")), "country": _text(values.get("country", country))}
+            for key in ("name", "name_latin", "city", "club"):
+                if key in values:
+                    entry[key] = _text(values[key])
+            where[f"players[{len(doc['players'])}]"] = f"{table.name}, row {number}"
+            doc["players"].append(entry)
+    table = _table(*tournaments, MAHJONG_TOURNAMENT_COLUMNS, ("id", "end_date", "players"))
+    index_of: dict[str, int] = {}
+    for number, values in table.rows:
+        tournament_id = _text(values.get("id", ""))
+        item: dict[str, Any] = {
+            "id": tournament_id,
+            "end_date": _date(values.get("end_date", "")),
+            "players": _number(values.get("players")),
+        }
+        if "stages" in values:
+            item["stages"] = _stages(values["stages"])
+        if "hanchans" in values or "stages" not in values:
+            item["hanchans"] = _number(values.get("hanchans"))
+        for key in ("country", "name", "city"):
+            if key in values:
+                item[key] = _text(values[key])
+        for key in MAHJONG_FLAGS:
+            if key in values:
+                item[key] = _yes_no(values[key])
+        item["results"] = []
+        where[f"tournaments[{len(doc['tournaments'])}]"] = f"{table.name}, row {number}"
+        index_of.setdefault(tournament_id, len(doc["tournaments"]))
+        doc["tournaments"].append(item)
+    table = _table(*results, MAHJONG_RESULT_COLUMNS, ("tournament", "place"))
+    _results_into(doc, where, index_of, table, _mahjong_result)
+    return doc, where
+
+
+def _mahjong_result(values: dict[str, Any]) -> dict[str, Any]:
+    line: dict[str, Any] = {
+        "player": _text(values["player"]) if "player" in values else None,
+        "place": _number(values.get("place")),
+    }
+    if "hanchans" in values:
+        line["hanchans"] = _number(values["hanchans"])
+    return line
+
+
 def spreadsheet_document(
     *,
     players: tuple[bytes, str] | None,
@@ -148,6 +244,25 @@ def spreadsheet_document(
         index_of.setdefault(tournament_id, len(doc["tournaments"]))
         doc["tournaments"].append(item)
     table = _table(*results, RESULT_COLUMNS, RESULT_COLUMNS)
+    _results_into(
+        doc,
+        where,
+        index_of,
+        table,
+        lambda values: {"player": _text(values.get("player", "")), "place": _number(values.get("place"))},
+    )
+    return doc, where
+
+
+def _results_into(
+    doc: dict[str, Any],
+    where: dict[str, str],
+    index_of: dict[str, int],
+    table: Table,
+    line: Callable[[dict[str, Any]], dict[str, Any]],
+) -> None:
+    """Each row of the results table, as ``line`` makes it, into its tournament's results (a row naming no tournament
+    of the tournaments table is an error); ``where`` learns each result's file and row."""
     errors = []
     for number, values in table.rows:
         tournament_id = _text(values.get("tournament", ""))
@@ -159,14 +274,14 @@ def spreadsheet_document(
         index = index_of[tournament_id]
         results_list = doc["tournaments"][index]["results"]
         where[f"tournaments[{index}].results[{len(results_list)}]"] = f"{table.name}, row {number}"
-        results_list.append({"player": _text(values.get("player", "")), "place": _number(values.get("place"))})
+        results_list.append(line(values))
     if errors:
         raise HistoryError(errors)
-    return doc, where
 
 
 _PATH = re.compile(
-    r"^(tournaments\[\d+\]\.results\[\d+\]|tournaments\[\d+\]|players\[\d+\]|ratings\.[^:]+?)(\.(\w+))?$"
+    r"^(tournaments\[\d+\]\.results\[\d+\]|tournaments\[\d+\]|players\[\d+\]|ratings\.[^:]+?)"
+    r"(\.(\w+)(\[\d+\](\.\w+)?)?)?$"
 )
 
 

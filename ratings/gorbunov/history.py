@@ -33,7 +33,6 @@ from ratings.engines.gorbunov import DEFAULT_SETTINGS, document_errors
 from ratings.gorbunov.params import validate
 from ratings.history import (
     ID_MAX,
-    SITE_PREFIX,
     HistoryError,
     ImportReport,
     document_tournament_id,
@@ -42,7 +41,9 @@ from ratings.history import (
     people_entries,
     player_ids_map,
     players_ensure,
+    site_ids,
     text_field,
+    tournaments_create,
 )
 from ratings.models import Engine, RatingList, StartingRating
 from ratings.progress import Progress
@@ -128,7 +129,7 @@ def _known(ids: list[str]) -> dict[str, dict[str, Any]]:
     for start in range(0, len(ids), 2000):
         for row in cards.filter(external_id__in=ids[start : start + 2000]).values(*columns):
             known[row["external_id"]] = row
-    site = {int(i[len(SITE_PREFIX) :]): i for i in ids if i.startswith(SITE_PREFIX) and i[len(SITE_PREFIX) :].isdigit()}
+    site = site_ids(ids)
     if site:
         for row in cards.filter(pk__in=list(site), external_id="").values(*columns):
             known[site[row["pk"]]] = row
@@ -218,7 +219,7 @@ def gorbunov_history_import(
         if progress:
             progress(start, len(fresh), f"tournaments {start + 1}-{start + len(batch)}")
         with transaction.atomic():
-            rows = Tournament.objects.bulk_create(
+            by_id = tournaments_create(
                 [
                     Tournament(
                         discipline=Discipline.CARD_GAMES,
@@ -239,14 +240,6 @@ def gorbunov_history_import(
                     for t in batch
                 ]
             )
-            if rows and rows[0].pk is None:  # backends that do not return ids
-                by_id = dict(
-                    Tournament.objects.filter(
-                        discipline=Discipline.CARD_GAMES, external_id__in=[t["id"] for t in batch]
-                    ).values_list("external_id", "pk")
-                )
-            else:
-                by_id = {row.external_id: row.pk for row in rows}
             copy_rows(
                 Result,
                 RESULT_COLUMNS,

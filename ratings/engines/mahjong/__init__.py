@@ -74,6 +74,7 @@ from ratings.engines.mahjong.lists import (
     eligibility,
     is_rated,
     part_a_size,
+    score_line,
 )
 from ratings.engines.mahjong.state import ListState, compute_list
 
@@ -120,6 +121,7 @@ __all__ = [
     "list_settings_from_params",
     "part_a_size",
     "rate_document",
+    "score_line",
     "tournament_coefficients",
     "validate_tournament",
 ]

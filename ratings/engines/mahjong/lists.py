@@ -328,6 +328,20 @@ def maxk_total(candidates: list[tuple[int, int, str, int, int]], settings: ListS
     )
 
 
+def score_line(
+    *, tournament: str, end: str, place: int, players: int, w: float, a_percent: float, delta: float, marks: str
+) -> tuple[str, str]:
+    """One tournament's line of a player's explanation, in English and Russian (a published list's explanation is
+    rebuilt from its stored numbers with it)."""
+    numbers = f"W {w:.2f} · R {_fmt(base_rank(players, place))} · A {a_percent:.2f}% = {_fmt(delta)}" + (
+        f" [{marks}]" if marks else ""
+    )
+    return (
+        f"{tournament} ({end}, place {place} of {players}): {numbers}",
+        f"{tournament} ({end}, {place} место из {players}): {numbers}",
+    )
+
+
 def player_part(player: str, name: str, raws: list[RawScore], settings: ListSettings) -> PlayerPart:
     """Part A, the deltas of part B, the scores and the per-tournament and part A lines of the explanation."""
     raws.sort()
@@ -378,16 +392,18 @@ def player_part(player: str, name: str, raws: list[RawScore], settings: ListSett
     en: list[str] = []
     ru: list[str] = []
     for score in final_scores:
-        marks = ("A" if score.in_part_a else "") + ("B" if score.in_part_b else "")
-        numbers = f"W {score.w:.2f} · R {_fmt(score.r)} · A {score.a_percent:.2f}% = {_fmt(score.delta)}" + (
-            f" [{marks}]" if marks else ""
+        line_en, line_ru = score_line(
+            tournament=score.tournament,
+            end=score.end_date.isoformat(),
+            place=score.place,
+            players=score.players,
+            w=score.w,
+            a_percent=score.a_percent,
+            delta=score.delta,
+            marks=("A" if score.in_part_a else "") + ("B" if score.in_part_b else ""),
         )
-        en.append(
-            f"{score.tournament} ({score.end_date.isoformat()}, place {score.place} of {score.players}): {numbers}"
-        )
-        ru.append(
-            f"{score.tournament} ({score.end_date.isoformat()}, {score.place} место из {score.players}): {numbers}"
-        )
+        en.append(line_en)
+        ru.append(line_ru)
     padding_en = f" + {missing} missing, 0 / 1 each" if missing else ""
     padding_ru = f" + {missing} недостающих, по 0 / 1" if missing else ""
     part_a_rounded = _round2_ratio(sum_delta_a * A_FULL, sum_wa)
