@@ -18,7 +18,7 @@ from __future__ import annotations
 from functools import partial
 
 from django.utils import formats
-from django.utils.html import conditional_escape
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import template_localtime
 from django_tables2.utils import signature
@@ -46,6 +46,14 @@ class _Column:
         names, catch_all = signature(self.render)
         self.names = None if catch_all else tuple(names)
         self.callable = self.names is None or all(name in CELL_ARGUMENTS for name in self.names)
+        self.link = bound_column.link
+        # The common ``linkify=callable`` without attributes: the link's arguments worked out once too.
+        self.url = self.link.url if self.link and not self.link.attrs and callable(self.link.url) else None
+        if self.url is not None:
+            names, catch_all = signature(self.url)
+            self.url_names = None if catch_all else tuple(names)
+            if self.url_names is not None and not all(name in CELL_ARGUMENTS for name in self.url_names):
+                self.url = None
 
     def call(self, row, bound_column, value=None):
         """``BoundRow._call_render`` with the arguments worked out once."""
@@ -63,7 +71,15 @@ class _Column:
             content = self.render(**arguments)
         else:
             content = self.render(**{name: arguments[name] for name in self.names})
-        return bound_column.link(content, **arguments) if bound_column.link else content
+        if not self.link:
+            return content
+        if self.url is None:
+            return self.link(content, **arguments)
+        if self.url_names is None:
+            href = self.url(**arguments)
+        else:
+            href = self.url(**{name: arguments[name] for name in self.url_names})
+        return content if href is None else format_html('<a href="{}">{}</a>', href, content)
 
     def cell(self, row) -> str:
         content = row._get_and_render_with(self.bound_column, render_func=partial(self.call, row), default=self.default)
@@ -87,11 +103,9 @@ def table_rows(table) -> SafeString:
     plain_rows = not table.row_attrs
     lines = []
     for row in table.paginated_rows:
-        if plain_rows:
-            attributes = 'class="odd"' if row.row_counter % 2 else 'class="even"'
-        else:
-            attributes = row.attrs.as_html()
+        parity = 'class="odd"' if row.row_counter % 2 else 'class="even"'
+        attributes = parity if plain_rows else row.attrs.as_html()
         lines.append(f"<tr {attributes}>" + "".join(column.cell(row) for column in columns) + "</tr>")
     if not lines and table.empty_text:
         lines.append(f'<tr><td colspan="{len(columns)}">{conditional_escape(table.empty_text)}</td></tr>')
-    return mark_safe("\n".join(lines))  # noqa: S308 - every value above went through conditional_escape
+    return mark_safe("\n".join(lines))

@@ -1,4 +1,4 @@
-"""``{% load lean_tables %}``: ``{% table_rows table %}``, the rows of a django-tables2 table (``federation.table_rows``)."""
+"""``{% load lean_tables %}``: ``{% table_rows table %}``, a table's rows (``federation.table_rows``)."""
 
 from django import template
 

@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from federation import formatting
 from federation.i18n import current_language
-from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn, order_by_name
+from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn, order_by_name, url_with_id
 from ratings.engines import dirs
 
 from .models import DirsGame, DirsRating
@@ -18,7 +18,7 @@ class DirsLeaderboardTable(tables.Table):
         verbose_name=_("Player"),
         accessor="player__last_name",
         order_by=("player__last_name", "player__first_name"),
-        linkify=lambda record: reverse("dirs:player", args=[record.player_id]),
+        linkify=lambda record: url_with_id("dirs:player", record.player_id),
         attrs=NAME,
     )
     rank = tables.Column(

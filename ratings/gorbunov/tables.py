@@ -1,10 +1,9 @@
 import django_tables2 as tables
-from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from federation import formatting
 from federation.i18n import current_language
-from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn, order_by_name
+from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn, order_by_name, url_with_id
 from ratings.models import RatingEntry
 
 
@@ -17,7 +16,7 @@ class ListTable(tables.Table):
         verbose_name=_("Player"),
         accessor="player__last_name",
         order_by=("player__last_name", "player__first_name"),
-        linkify=lambda record: reverse("federation:player_detail", args=[record.player_id]),
+        linkify=lambda record: url_with_id("federation:player_detail", record.player_id),
         attrs=NAME,
     )
     city = tables.Column(verbose_name=_("City"), accessor="player__city", attrs=FOLD)

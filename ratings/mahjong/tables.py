@@ -1,11 +1,10 @@
 import django_tables2 as tables
-from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from federation import formatting
 from federation.i18n import current_language
-from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn, order_by_name
+from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn, order_by_name, url_with_id
 from ratings.models import RatingEntry
 
 
@@ -37,7 +36,7 @@ class MahjongEntryTable(tables.Table):
         return order_by_name(queryset, is_descending, prefix="player__")
 
     def render_name(self, record):
-        url = reverse("ratings:mahjong:player", args=[record.player_id])
+        url = url_with_id("ratings:mahjong:player", record.player_id)
         return format_html('<a href="{}">{}</a>', url, record.player.display_name(current_language()))
 
     def value_name(self, record):
