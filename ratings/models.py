@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from federation.models import Player
+from federation.versioning import VersionedManager
 from tournaments.models import Tournament
 
 
@@ -41,6 +42,8 @@ class RatingList(models.Model):
     ordering = models.PositiveSmallIntegerField(_("order"), default=0)
 
     history = HistoricalRecords()
+
+    objects = VersionedManager()  # bulk writes change the public pages (federation.versioning)
 
     class Meta:
         verbose_name = _("rating list")
@@ -88,6 +91,8 @@ class RatingSnapshot(models.Model):
     computed_at = models.DateTimeField(_("computed at"), auto_now_add=True)
     summary = models.JSONField(_("summary"), default=dict, blank=True)
 
+    objects = VersionedManager()  # bulk writes change the public pages (federation.versioning)
+
     class Meta:
         verbose_name = _("rating snapshot")
         verbose_name_plural = _("rating snapshots")
@@ -113,6 +118,8 @@ class RatingEntry(models.Model):
     delta = models.DecimalField(_("change"), max_digits=12, decimal_places=4, null=True, blank=True)
     events = models.PositiveIntegerField(_("events counted"), default=0)
     details = models.JSONField(_("details"), default=dict, blank=True)
+
+    objects = VersionedManager()  # bulk writes change the public pages (federation.versioning)
 
     class Meta:
         verbose_name = _("rating entry")
@@ -156,6 +163,8 @@ class RatingChange(models.Model):
     details = models.JSONField(_("details"), default=dict, blank=True)
     explanation_en = models.TextField(_("explanation (English)"), blank=True)
     explanation_ru = models.TextField(_("explanation (Russian)"), blank=True)
+
+    objects = VersionedManager()  # bulk writes change the public pages (federation.versioning)
 
     class Meta:
         verbose_name = _("rating change")
