@@ -8,8 +8,7 @@ player merge moves results with ``update(player=keep)``; the DIRS history import
 ``PublicVersion`` row, which every page's version includes.
 
 Decisions:
-- The bump runs when the writing transaction commits (``transaction.on_commit``), once per transaction, in its own
-  short statement: a long rebuild holds no lock on the counter, and a reader never sees the new counter before the
+- The bump runs when the writing transaction commits (``transaction.on_commit``), in its own short statement: a long rebuild holds no lock on the counter, and a reader never sees the new counter before the
   new rows. Between the commit and the bump (the same thread, microseconds) a visitor can still get the page as it
   was a moment before, as one who asked a moment earlier would have.
 - A rolled-back transaction bumps nothing. ``Model.save()`` does not bump: a single row's save is seen by the
@@ -20,14 +19,11 @@ Decisions:
 
 from __future__ import annotations
 
-from django.db import connections, models, router, transaction
+from django.db import models, router, transaction
 
 
 def content_changed(using: str = "default") -> None:
     """Bump the public pages' version when the current transaction commits (at once outside a transaction)."""
-    connection = connections[using]
-    if connection.in_atomic_block and any(func is _bump for _sids, func, _robust in connection.run_on_commit):
-        return
     transaction.on_commit(_bump, using=using)
 
 
