@@ -8,9 +8,10 @@ player merge moves results with ``update(player=keep)``; the DIRS history import
 ``PublicVersion`` row, which every page's version includes.
 
 Decisions:
-- The bump runs when the writing transaction commits (``transaction.on_commit``), in its own short statement: a long rebuild holds no lock on the counter, and a reader never sees the new counter before the
-  new rows. Between the commit and the bump (the same thread, microseconds) a visitor can still get the page as it
-  was a moment before, as one who asked a moment earlier would have.
+- The bump runs when the writing transaction commits (``transaction.on_commit``), in its own short statement: a
+  long rebuild holds no lock on the counter, and a reader never sees the new counter before the new rows. Between
+  the commit and the bump (the same thread, microseconds) a visitor can still get the page as it was a moment
+  before, as one who asked a moment earlier would have.
 - A rolled-back transaction bumps nothing. ``Model.save()`` does not bump: a single row's save is seen by the
   versions already (history, ids, ``updated_at``).
 - The preferans ratings stay without it: every deal writes them with ``updated_at``, which the versions read, and a
