@@ -1,7 +1,9 @@
-"""``{% load lean_tables %}``: ``{% table_rows table %}``, a table's rows (``federation.table_rows``)."""
+"""``{% load lean_tables %}``: ``{% table_rows table %}``, a table's rows (``federation.table_rows``), and
+``{{ field|select_options }}``, the ``<option>`` elements of a filter's select (``federation.table_rows``)."""
 
 from django import template
 
+from federation.table_rows import select_options as _select_options
 from federation.table_rows import table_rows as _table_rows
 
 register = template.Library()
@@ -10,3 +12,8 @@ register = template.Library()
 @register.simple_tag
 def table_rows(table):
     return _table_rows(table)
+
+
+@register.filter
+def select_options(bound_field):
+    return _select_options(bound_field)
