@@ -1,12 +1,19 @@
-"""``{% load lean_tables %}``: ``{% table_rows table %}``, a table's rows (``federation.table_rows``), and
+"""``{% load lean_tables %}``: ``{% table_html table %}``, a whole table, ``{% table_rows table %}``, its rows
+(``federation.table_rows``), and
 ``{{ field|select_options }}``, the ``<option>`` elements of a filter's select (``federation.table_rows``)."""
 
 from django import template
 
 from federation.table_rows import select_options as _select_options
+from federation.table_rows import table_html as _table_html
 from federation.table_rows import table_rows as _table_rows
 
 register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def table_html(context, table):
+    return _table_html(table, context["request"])
 
 
 @register.simple_tag
