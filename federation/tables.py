@@ -1,6 +1,7 @@
 from functools import lru_cache
 
 import django_tables2 as tables
+from django.core.paginator import Paginator
 from django.urls import get_script_prefix, reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
@@ -34,6 +35,37 @@ def url_with_id(viewname: str, pk: int) -> str:
     links every row, and ``reverse`` is a good part of a row's cost."""
     head, tail = _url_around_id(viewname, get_language(), get_script_prefix())
     return f"{head}{int(pk)}{tail}"
+
+
+class CountedPaginator(Paginator):
+    """A paginator told how many rows there are (a count stored with the publication), so it does not count them:
+    ``COUNT(*)`` over 20,000 rows was a good part of a list page (issue 16)."""
+
+    def __init__(self, object_list, per_page, *args, count: int, **kwargs):
+        super().__init__(object_list, per_page, *args, **kwargs)
+        self.count = count  # instead of the cached property
+
+
+def paginate(request, table, *, per_page: int, count: int | None = None) -> None:
+    """``RequestConfig(request, paginate={"per_page": ...}).configure(table)``, with the number of rows when the
+    caller knows it."""
+    options = {"per_page": per_page}
+    if count is not None:
+        options.update(paginator_class=CountedPaginator, count=count)
+    tables.RequestConfig(request, paginate=options).configure(table)
+
+
+def unfiltered(request, filterset, *, ignore=()) -> bool:
+    """Whether the request sets none of the filter's fields (the table then shows every row)."""
+    return not any(request.GET.get(name) for name in filterset.filters if name not in ignore)
+
+
+def stored_count(summary_count) -> int | None:
+    """A count kept in a publication's summary (``KT("summary__players")``: text, or None when absent)."""
+    try:
+        return int(summary_count)
+    except (TypeError, ValueError):
+        return None
 
 
 def order_by_name(queryset, is_descending: bool, prefix: str = ""):

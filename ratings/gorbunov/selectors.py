@@ -13,6 +13,7 @@ import datetime as dt
 from dataclasses import dataclass
 
 from django.db.models import F, Max, QuerySet, Window
+from django.db.models.fields.json import KT
 from django.db.models.functions import RowNumber
 
 from federation.models import Player
@@ -35,8 +36,13 @@ def gorbunov_lists() -> QuerySet[RatingList]:
 
 
 def list_snapshots(*, rating_list: RatingList) -> QuerySet[RatingSnapshot]:
-    """A list's publications, one per rating week (``ratings.dates.list_for_date`` picks the one to show)."""
-    return RatingSnapshot.objects.filter(rating_list=rating_list).defer("summary")
+    """A list's publications, one per rating week (``ratings.dates.list_for_date`` picks the one to show), with
+    ``stored_players``: how many players the list had that week, as the publication stored it (``summary``)."""
+    return (
+        RatingSnapshot.objects.filter(rating_list=rating_list)
+        .defer("summary")
+        .annotate(stored_players=KT("summary__players"))
+    )
 
 
 def is_newest(snapshot: RatingSnapshot) -> bool:

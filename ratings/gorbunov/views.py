@@ -10,12 +10,12 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
-from django_tables2 import RequestConfig
 
 from federation.caching import cached_page
 from federation.exports import csv_response
 from federation.i18n import current_language
 from federation.selectors import player_places
+from federation.tables import paginate, stored_count, unfiltered
 from ratings.dates import asked_date, list_for_date
 from ratings.engines.common import FieldError
 from ratings.engines.gorbunov import week_start
@@ -61,7 +61,9 @@ def list_detail(request, slug: str):
     view = selectors.list_view(snapshot=snapshot)
     list_filter = ListFilter(request.GET, queryset=view.entries, cities=cities, countries=countries)
     table = list_table(list_filter.qs, view=view)
-    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    # Unfiltered, the list has as many rows as the publication stored players: no COUNT(*) over them.
+    count = stored_count(snapshot.stored_players) if unfiltered(request, list_filter, ignore=("week",)) else None
+    paginate(request, table, per_page=PER_PAGE, count=count)
     if download := csv_response(request, table, f"{rating_list.slug}-{snapshot.as_of:%Y-%m-%d}"):
         return download
     iso_year, iso_week, _day = snapshot.as_of.isocalendar()
