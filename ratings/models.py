@@ -131,6 +131,8 @@ class RatingEntry(models.Model):
         indexes = [
             models.Index(fields=["snapshot", "rank"], name="entry_snapshot_rank_idx"),
             models.Index(fields=["player", "snapshot"], name="entry_player_idx"),
+            # An older week's list, a page at a time in rating order (ratings.gorbunov.selectors.past_week_page).
+            models.Index(fields=["snapshot", "-rating", "player"], name="entry_snapshot_rating_idx"),
         ]
 
     def __str__(self) -> str:

@@ -22,7 +22,7 @@ from ratings.engines.gorbunov import week_start
 from ratings.gorbunov import selectors
 from ratings.gorbunov.calculator import CalculatorError, changes_for_every_place, tournament_inputs
 from ratings.gorbunov.filters import ListFilter
-from ratings.gorbunov.tables import list_table
+from ratings.gorbunov.tables import PastWeekRows, list_table
 from ratings.models import Engine, RatingList
 from ratings.selectors import list_page_version
 from tournaments.models import CardFormat, Discipline, Tournament, TournamentStatus
@@ -60,9 +60,14 @@ def list_detail(request, slug: str):
         return render(request, "gorbunov/list_detail.html", context)
     view = selectors.list_view(snapshot=snapshot)
     list_filter = ListFilter(request.GET, queryset=view.entries, cities=cities, countries=countries)
-    table = list_table(list_filter.qs, view=view)
     # Unfiltered, the list has as many rows as the publication stored players: no COUNT(*) over them.
     count = stored_count(snapshot.stored_players) if unfiltered(request, list_filter, ignore=("week",)) else None
+    in_rank_order = request.GET.get("sort", "rank") == "rank" and "_export" not in request.GET
+    if count is not None and not view.newest and in_rank_order:
+        # An older week, as it is mostly asked: a page read in rank order, not every player ranked first.
+        table = list_table(PastWeekRows(snapshot=snapshot, count=count), view=view)
+    else:
+        table = list_table(list_filter.qs, view=view)
     paginate(request, table, per_page=PER_PAGE, count=count)
     if download := csv_response(request, table, f"{rating_list.slug}-{snapshot.as_of:%Y-%m-%d}"):
         return download
