@@ -121,4 +121,6 @@ class DirsGameTable(tables.Table):
 
     def render_reason(self, record):
         lang = current_language()
-        return record.explanation_ru if lang.startswith("ru") else record.explanation_en
+        # As a player reads it: "->" and "ceil(...)" as an arrow and rounding brackets (federation.formatting).
+        text = record.explanation_ru if lang.startswith("ru") else record.explanation_en
+        return formatting.plain_explanation(text, lang)
