@@ -20,7 +20,8 @@ class MahjongEntryTable(tables.Table):
         attrs=NAME,
     )
     city = tables.Column(verbose_name=_("City"), accessor="player__city", default="", attrs=FOLD)
-    rating = tables.Column(verbose_name=_("Rating"), attrs=RATING)
+    # Equal ratings in the order of their stored ranks, so that a page is the same on every visit.
+    rating = tables.Column(verbose_name=_("Rating"), attrs=RATING, order_by=("rating", "-rank"))
     delta = tables.Column(verbose_name=_("Change"), attrs=NUMBER, default="")
     events = tables.Column(verbose_name=_("Tournaments"), attrs=NUMBER_FOLD)
 
