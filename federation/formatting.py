@@ -16,6 +16,7 @@ import datetime as dt
 import re
 from decimal import Decimal, InvalidOperation
 
+from django.conf import settings
 from django.utils import formats
 from django.utils.translation import get_language
 
@@ -38,6 +39,10 @@ def _number(value, places: int) -> str:
     number = number.quantize(quantum)
     if number == 0:
         number = abs(number)  # no "-0,00"
+    if abs(number) < GROUP_FROM and not settings.USE_THOUSAND_SEPARATOR:
+        # What number_format writes without grouping, without its per-call lookups (a list page writes hundreds).
+        text = format(number, "f")
+        return text.replace(".", formats.get_format("DECIMAL_SEPARATOR", use_l10n=True)) if places > 0 else text
     return formats.number_format(number, places, use_l10n=True, force_grouping=abs(number) >= GROUP_FROM)
 
 

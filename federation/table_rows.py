@@ -26,6 +26,7 @@ from django.utils.html import conditional_escape, escape, format_html
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import template_localtime
+from django_tables2 import Column
 from django_tables2.utils import A, AttributeDict, signature
 
 #: What django-tables2 offers a ``render_*`` method (``BoundRow._optional_cell_arguments``).
@@ -51,6 +52,8 @@ class _Column:
         names, catch_all = signature(self.render)
         self.names = None if catch_all else tuple(names)
         self.callable = self.names is None or all(name in CELL_ARGUMENTS for name in self.names)
+        # A column without render_FOO shows its value as it is (``Column.render``).
+        self.plain = getattr(self.render, "__func__", None) is Column.render
         self.link = bound_column.link
         self.fast = self._fast_lookup(table, bound_column)
         # The common ``linkify=callable`` without attributes: the link's arguments worked out once too.
@@ -96,7 +99,37 @@ class _Column:
 
     def call(self, row, bound_column, value=None):
         """``BoundRow._call_render`` with the arguments worked out once."""
-        arguments = {
+        names = self.names
+        if self.plain:
+            content = value
+        elif names == ("value",):
+            content = self.render(value=value)
+        elif names == ("record",):
+            content = self.render(record=row.record)
+        else:
+            arguments = self._arguments(row, bound_column, value)
+            if not self.callable:
+                content = None
+            elif names is None:
+                content = self.render(**arguments)
+            else:
+                content = self.render(**{name: arguments[name] for name in names})
+        if not self.link:
+            return content
+        if self.url is None:
+            return self.link(content, **self._arguments(row, bound_column, value))
+        if self.url_names == ("record",):
+            href = self.url(record=row.record)
+        else:
+            arguments = self._arguments(row, bound_column, value)
+            if self.url_names is None:
+                href = self.url(**arguments)
+            else:
+                href = self.url(**{name: arguments[name] for name in self.url_names})
+        return content if href is None else format_html('<a href="{}">{}</a>', href, content)
+
+    def _arguments(self, row, bound_column, value) -> dict:
+        return {
             "value": value,
             "record": row.record,
             "column": self.column,
@@ -104,21 +137,6 @@ class _Column:
             "bound_row": row,
             "table": self.table,
         }
-        if not self.callable:
-            content = None
-        elif self.names is None:
-            content = self.render(**arguments)
-        else:
-            content = self.render(**{name: arguments[name] for name in self.names})
-        if not self.link:
-            return content
-        if self.url is None:
-            return self.link(content, **arguments)
-        if self.url_names is None:
-            href = self.url(**arguments)
-        else:
-            href = self.url(**{name: arguments[name] for name in self.url_names})
-        return content if href is None else format_html('<a href="{}">{}</a>', href, content)
 
     def cell(self, row) -> str:
         record = row.record
@@ -138,6 +156,11 @@ class _Column:
             td = self.bound_column.attrs["td"].as_html()
         else:
             td = self.td
+        kind = type(content)
+        if kind is SafeString:  # what localize and conditional_escape leave as it is
+            return f"<td {td}>{content}</td>"
+        if kind is str:
+            return f"<td {td}>{escape(content)}</td>"
         content = template_localtime(content)
         if type(content) is int and self.localize is not False and not settings.USE_THOUSAND_SEPARATOR:
             content = str(content)  # what formats.localize writes for a whole number without grouping
