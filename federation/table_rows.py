@@ -271,3 +271,47 @@ def table_html(table, request) -> SafeString:
         parts.append("</ul></nav>")
     parts.append("</div>")
     return mark_safe("\n".join(parts))  # every value went through escape or conditional_escape
+
+
+def filter_fields(filterset, hidden_name: str = "", hidden_value="") -> SafeString:
+    """The opening of a list's filter form and its fields, as ``templates/_filter_form.html`` wrote them with a
+    template node per attribute: on a phone only the first field shows, the others open with "More filters" (no
+    script) or stay open when one of them is set."""
+    from django.utils.translation import gettext
+
+    fields = list(filterset.form)
+    show_all = any(field.value() for field in fields[1:])
+    parts = [
+        '<form method="get" class="filter-form row g-2 align-items-end mb-3'
+        f'{" show-all" if show_all else ""}" role="search">'
+    ]
+    if hidden_name:
+        parts.append(f'<input type="hidden" name="{escape(hidden_name)}" value="{_text(hidden_value)}">')
+    toggle = escape(filterset.form.prefix or "f")
+    for number, field in enumerate(fields, start=1):
+        if number == 2:
+            parts.append(
+                f'<input type="checkbox" class="filter-toggle" id="filter-toggle-{toggle}">'
+                f'<label class="col-12 d-sm-none small text-primary mb-0" for="filter-toggle-{toggle}">'
+                f"{escape(gettext('More filters'))}</label>"
+            )
+        extra = " filter-extra" if number > 1 else ""
+        label_for = escape(field.id_for_label)
+        parts.append(
+            f'<div class="col-12 col-sm-6 col-lg{extra}">'
+            f'<label class="form-label small mb-0" for="{label_for}">{_text(field.label)}</label>'
+        )
+        widget = field.field.widget
+        if widget.input_type == "select":
+            parts.append(
+                f'<select name="{escape(field.html_name)}" id="{label_for}" class="form-select form-select-sm">'
+                f"{select_options(field)}</select>"
+            )
+        else:
+            parts.append(
+                f'<input type="{escape(widget.input_type)}" name="{escape(field.html_name)}" id="{label_for}" '
+                f'value="{_text(field.value() or "")}" class="form-control form-control-sm" '
+                f'placeholder="{_text(widget.attrs.get("placeholder") or "")}">'
+            )
+        parts.append("</div>")
+    return mark_safe("\n".join(parts))  # every value went through escape or conditional_escape

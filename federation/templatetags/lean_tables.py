@@ -4,6 +4,7 @@
 
 from django import template
 
+from federation.table_rows import filter_fields as _filter_fields
 from federation.table_rows import select_options as _select_options
 from federation.table_rows import table_html as _table_html
 from federation.table_rows import table_rows as _table_rows
@@ -24,3 +25,8 @@ def table_rows(table):
 @register.filter
 def select_options(bound_field):
     return _select_options(bound_field)
+
+
+@register.simple_tag
+def filter_fields(filterset, hidden_name="", hidden_value=""):
+    return _filter_fields(filterset, hidden_name, hidden_value)
