@@ -82,8 +82,17 @@ def _latest_entries(snapshot: RatingSnapshot) -> QuerySet[RatingEntry]:
     )
 
 
-def list_view(*, snapshot: RatingSnapshot, search: str = "", city: str = "", club_id: int | None = None) -> ListView:
-    newest = is_newest(snapshot)
+def list_view(
+    *,
+    snapshot: RatingSnapshot,
+    search: str = "",
+    city: str = "",
+    club_id: int | None = None,
+    newest: bool | None = None,
+) -> ListView:
+    """``newest``: whether ``snapshot`` is the list's newest publication, when the caller knows (it asked for the
+    newest); read otherwise."""
+    newest = is_newest(snapshot) if newest is None else newest
     entries = RatingEntry.objects.filter(snapshot=snapshot) if newest else _latest_entries(snapshot)
     if search or city or club_id:
         players = Player.objects.all()

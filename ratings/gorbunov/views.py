@@ -39,9 +39,8 @@ def index(request):
 @cached_page(list_page_version)
 def list_detail(request, slug: str):
     rating_list = get_object_or_404(RatingList, slug=slug, engine=Engine.GORBUNOV, is_active=True)
-    shown = list_for_date(
-        selectors.list_snapshots(rating_list=rating_list), asked_date(request.GET), period_start=week_start
-    )
+    asked = asked_date(request.GET)
+    shown = list_for_date(selectors.list_snapshots(rating_list=rating_list), asked, period_start=week_start)
     snapshot = shown.snapshot
     context = {
         "rating_list": rating_list,
@@ -58,7 +57,8 @@ def list_detail(request, slug: str):
             request.GET, queryset=rating_list.snapshots.none(), cities=cities, countries=countries
         )
         return render(request, "gorbunov/list_detail.html", context)
-    view = selectors.list_view(snapshot=snapshot)
+    # No week asked (or a bad one): list_for_date showed the newest publication.
+    view = selectors.list_view(snapshot=snapshot, newest=True if asked.day is None else None)
     list_filter = ListFilter(request.GET, queryset=view.entries, cities=cities, countries=countries)
     # Unfiltered, the list has as many rows as the publication stored players: no COUNT(*) over them.
     count = stored_count(snapshot.stored_players) if unfiltered(request, list_filter, ignore=("week",)) else None
