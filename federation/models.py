@@ -111,6 +111,8 @@ class Player(models.Model):
             models.Index(fields=["search_name", "id"], name="player_alphabet_idx"),
             # The list filters' places: a skip scan (federation.selectors.player_places).
             models.Index(fields=["city", "country"], name="player_place_idx", condition=Q(is_bot=False)),
+            # The few bots, left out of counts by id (ratings.preferans.selectors.league_counts).
+            models.Index(fields=["id"], name="player_bot_idx", condition=Q(is_bot=True)),
         ]
         constraints = [
             models.UniqueConstraint(fields=["ema_id"], condition=~models.Q(ema_id=""), name="player_unique_ema_id"),
