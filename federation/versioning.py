@@ -20,7 +20,7 @@ Decisions:
 
 from __future__ import annotations
 
-from django.db import models, router, transaction
+from django.db import IntegrityError, models, router, transaction
 
 
 def content_changed(using: str = "default") -> None:
@@ -36,8 +36,13 @@ def _model():
 
 def _bump() -> None:
     PublicVersion = _model()
-    if not PublicVersion.objects.filter(pk=1).update(counter=models.F("counter") + 1):
-        PublicVersion.objects.get_or_create(pk=1, defaults={"counter": 1})
+    if PublicVersion.objects.filter(pk=1).update(counter=models.F("counter") + 1):
+        return
+    try:  # the first bump ever (or after a flush): create the row, unless another process just did
+        with transaction.atomic():
+            PublicVersion.objects.create(pk=1, counter=1)
+    except IntegrityError:
+        PublicVersion.objects.filter(pk=1).update(counter=models.F("counter") + 1)
 
 
 def version_fragment() -> tuple[str, list]:
