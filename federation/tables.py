@@ -39,7 +39,12 @@ def url_with_id(viewname: str, pk: int) -> str:
 
 class CountedPaginator(Paginator):
     """A paginator told how many rows there are (a count stored with the publication), so it does not count them:
-    ``COUNT(*)`` over 20,000 rows was a good part of a list page (issue 16)."""
+    ``COUNT(*)`` over 20,000 rows was a good part of a list page (issue 16).
+
+    Decision: the stored count is the publication's (``summary["players"]`` of a Gorbunov week, ``["entries"]`` of
+    a mahjong date). A profile deleted after the publication (a merge of duplicates deletes the other profile and
+    its entries) leaves it one too high until the list is published or rebuilt again; the rows are read as they
+    are. A list without a stored count (older data) is counted."""
 
     def __init__(self, object_list, per_page, *args, count: int, **kwargs):
         super().__init__(object_list, per_page, *args, **kwargs)
