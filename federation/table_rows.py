@@ -218,8 +218,12 @@ def _with_query(request, key: str, value) -> str:
     return escape("?" + urlencode(params, doseq=True))
 
 
-def _text(value) -> str:
+def cell_text(value) -> str:
+    """``{{ value }}`` in a template: localised and escaped."""
     return conditional_escape(formats.localize(template_localtime(value)))
+
+
+_text = cell_text
 
 
 def table_html(table, request) -> SafeString:
