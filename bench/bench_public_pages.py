@@ -110,8 +110,9 @@ def _load() -> None:
         monday = datetime.date(2026, 10, 26)
         ratings = {pid: rng.randint(100, 400) for pid in ids}
         for week in range(WEEKS):
+            # The summary keeps how many players the list has that week, as gorbunov_publish writes it.
             snapshot = RatingSnapshot.objects.create(
-                rating_list=gorbunov, as_of=monday + datetime.timedelta(weeks=week)
+                rating_list=gorbunov, as_of=monday + datetime.timedelta(weeks=week), summary={"players": PLAYERS}
             )
             newest = week == WEEKS - 1
             movers = ids if newest or week == 0 else rng.sample(ids, 2000)
@@ -128,7 +129,9 @@ def _load() -> None:
                 ],
                 batch_size=5000,
             )
-        snapshot = RatingSnapshot.objects.create(rating_list=mahjong, as_of=datetime.date(2026, 11, 30))
+        snapshot = RatingSnapshot.objects.create(
+            rating_list=mahjong, as_of=datetime.date(2026, 11, 30), summary={"entries": PLAYERS}
+        )
         values = sorted(((round(rng.uniform(100, 900), 2), pid) for pid in ids), reverse=True)
         RatingEntry.objects.bulk_create(
             [

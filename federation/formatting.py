@@ -16,6 +16,7 @@ import datetime as dt
 import re
 from decimal import Decimal, InvalidOperation
 
+from django.conf import settings
 from django.utils import formats
 from django.utils.translation import get_language
 
@@ -38,6 +39,10 @@ def _number(value, places: int) -> str:
     number = number.quantize(quantum)
     if number == 0:
         number = abs(number)  # no "-0,00"
+    if abs(number) < GROUP_FROM and not settings.USE_THOUSAND_SEPARATOR:
+        # What number_format writes without grouping, without its per-call lookups (a list page writes hundreds).
+        text = format(number, "f")
+        return text.replace(".", formats.get_format("DECIMAL_SEPARATOR", use_l10n=True)) if places > 0 else text
     return formats.number_format(number, places, use_l10n=True, force_grouping=abs(number) >= GROUP_FROM)
 
 
@@ -97,19 +102,34 @@ _PLAIN = [
     (re.compile(r"\s//\s"), " ÷ "),
 ]
 _WORDS = {
-    "ru": [(re.compile(r"\bbase\b"), "основа"), (re.compile(r"\bPro\b"), "Профи")],
-    "en": [(re.compile(r"\bbase\b"), "basis"), (re.compile(r"\bPro\b"), "Professional")],
+    "ru": [
+        (re.compile(r"\bbase\b"), "основа"),
+        (re.compile(r"\bPro\b"), "Профи"),
+        (re.compile(r"\bПро-лиг"), "лиг"),  # "в Про-лигу" -> "в лигу профи" below
+        (re.compile(r"MAXK1 \+ … \+ MAXK(\d+)"), r"\1 наибольших W·A всех учтённых турниров"),
+        (re.compile(r"\bMAXK\d*"), "наибольшее W·A"),
+    ],
+    "en": [
+        (re.compile(r"\bbase\b"), "basis"),
+        (re.compile(r"\bPro\b"), "Professional"),
+        (re.compile(r"MAXK1 \+ … \+ MAXK(\d+)"), r"the \1 largest W·A of all tournaments counted"),
+        (re.compile(r"\bMAXK\d*"), "largest W·A"),
+    ],
 }
+_RU_LEAGUE = re.compile(r"переход в лигу навсегда")
 
 
 def plain_explanation(text: str, language: str | None = None) -> str:
     """An engine's explanation as a player reads it: arrows and rounding signs instead of code (``->``,
-    ``ceil(…)``, ``//``), and words instead of variable names (``base``, ``Pro``). Numbers stay as the engine
+    ``ceil(…)``, ``//``), and words instead of variable names (``base``, ``Pro``, ``MAXK``). Numbers stay as the engine
     wrote them, so the sum can be checked by hand."""
     if not text:
         return ""
     for pattern, replacement in _PLAIN:
         text = pattern.sub(replacement, text)
-    for pattern, replacement in _WORDS["ru" if (language or get_language() or "ru").startswith("ru") else "en"]:
+    russian = (language or get_language() or "ru").startswith("ru")
+    for pattern, replacement in _WORDS["ru" if russian else "en"]:
         text = pattern.sub(replacement, text)
+    if russian:
+        text = _RU_LEAGUE.sub("переход в лигу профи навсегда", text)
     return text

@@ -3,10 +3,13 @@
 from django.conf import settings
 from django.core.validators import MinValueValidator, RegexValidator
 from django.db import models
+from django.db.models import Q
 from django.db.models.functions import Upper
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
+
+from federation.versioning import VersionedManager
 
 country_code_validator = RegexValidator(r"^[A-Z]{2}$", _("Use the two-letter country code, e.g. RU."))
 
@@ -22,6 +25,8 @@ class Club(models.Model):
     country = models.CharField(_("country"), max_length=2, default="RU", validators=[country_code_validator])
 
     history = HistoricalRecords()
+
+    objects = VersionedManager()  # bulk writes change the public pages (federation.versioning)
 
     class Meta:
         verbose_name = _("club")
@@ -92,6 +97,8 @@ class Player(models.Model):
 
     history = HistoricalRecords(excluded_fields=["search_name", "tournament_count"])
 
+    objects = VersionedManager()  # bulk writes change the public pages (federation.versioning)
+
     class Meta:
         verbose_name = _("player")
         verbose_name_plural = _("players")
@@ -102,6 +109,10 @@ class Player(models.Model):
             models.Index(Upper("last_name"), name="player_upper_last_idx"),
             models.Index(fields=["-tournament_count", "last_name", "first_name"], name="player_count_idx"),
             models.Index(fields=["search_name", "id"], name="player_alphabet_idx"),
+            # The list filters' places: a skip scan (federation.selectors.player_places).
+            models.Index(fields=["city", "country"], name="player_place_idx", condition=Q(is_bot=False)),
+            # The few bots, left out of counts by id (ratings.preferans.selectors.league_counts).
+            models.Index(fields=["id"], name="player_bot_idx", condition=Q(is_bot=True)),
         ]
         constraints = [
             models.UniqueConstraint(fields=["ema_id"], condition=~models.Q(ema_id=""), name="player_unique_ema_id"),
@@ -195,3 +206,17 @@ class SiteIdentity(models.Model):
         if language.startswith("en"):
             return getattr(self, f"{field}_en", "") or value
         return value
+
+
+class PublicVersion(models.Model):
+    """One row counting the bulk writes the public pages' versions could not otherwise see (a queryset's
+    ``update()``, ``bulk_update()``, ``delete()``): ``federation.versioning``."""
+
+    counter = models.BigIntegerField(_("counter"), default=0)
+
+    class Meta:
+        verbose_name = _("public pages' version")
+        verbose_name_plural = _("public pages' version")
+
+    def __str__(self) -> str:
+        return str(self.counter)

@@ -1,4 +1,9 @@
+from functools import lru_cache
+
 import django_tables2 as tables
+from django.core.paginator import Paginator
+from django.urls import get_script_prefix, reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from federation import formatting
@@ -14,6 +19,58 @@ NUMBER_FOLD = {"th": {"class": "text-end d-none d-md-table-cell"}, "td": {"class
 NAME = {"td": {"class": "name"}}
 #: The rating itself: marked so the browser test can check it is on screen at 390 px.
 RATING = {"th": {"class": "text-end col-rating"}, "td": {"class": "text-end text-nowrap col-rating"}}
+
+
+_ID_MARK = 918273645546372819
+
+
+@lru_cache(maxsize=256)
+def _url_around_id(viewname: str, language: str | None, prefix: str) -> tuple[str, str]:
+    head, tail = reverse(viewname, args=[_ID_MARK]).split(str(_ID_MARK))
+    return head, tail
+
+
+def url_with_id(viewname: str, pk: int) -> str:
+    """``reverse(viewname, args=[pk])`` for a URL with one ``<int:...>`` part, reversed once per language: a table
+    links every row, and ``reverse`` is a good part of a row's cost."""
+    head, tail = _url_around_id(viewname, get_language(), get_script_prefix())
+    return f"{head}{int(pk)}{tail}"
+
+
+class CountedPaginator(Paginator):
+    """A paginator told how many rows there are (a count stored with the publication), so it does not count them:
+    ``COUNT(*)`` over 20,000 rows was a good part of a list page (issue 16).
+
+    Decision: the stored count is the publication's (``summary["players"]`` of a Gorbunov week, ``["entries"]`` of
+    a mahjong date). A profile deleted after the publication (a merge of duplicates deletes the other profile and
+    its entries) leaves it one too high until the list is published or rebuilt again; the rows are read as they
+    are. A list without a stored count (older data) is counted."""
+
+    def __init__(self, object_list, per_page, *args, count: int, **kwargs):
+        super().__init__(object_list, per_page, *args, **kwargs)
+        self.count = count  # instead of the cached property
+
+
+def paginate(request, table, *, per_page: int, count: int | None = None) -> None:
+    """``RequestConfig(request, paginate={"per_page": ...}).configure(table)``, with the number of rows when the
+    caller knows it."""
+    options = {"per_page": per_page}
+    if count is not None:
+        options.update(paginator_class=CountedPaginator, count=count)
+    tables.RequestConfig(request, paginate=options).configure(table)
+
+
+def unfiltered(request, filterset, *, ignore=()) -> bool:
+    """Whether the request sets none of the filter's fields (the table then shows every row)."""
+    return not any(request.GET.get(name) for name in filterset.filters if name not in ignore)
+
+
+def stored_count(summary_count) -> int | None:
+    """A count kept in a publication's summary (``KT("summary__players")``: text, or None when absent)."""
+    try:
+        return int(summary_count)
+    except (TypeError, ValueError):
+        return None
 
 
 def order_by_name(queryset, is_descending: bool, prefix: str = ""):

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from federation.models import Player
+from federation.versioning import VersionedManager
 from tournaments.models import Tournament
 
 
@@ -41,6 +42,8 @@ class RatingList(models.Model):
     ordering = models.PositiveSmallIntegerField(_("order"), default=0)
 
     history = HistoricalRecords()
+
+    objects = VersionedManager()  # bulk writes change the public pages (federation.versioning)
 
     class Meta:
         verbose_name = _("rating list")
@@ -88,6 +91,8 @@ class RatingSnapshot(models.Model):
     computed_at = models.DateTimeField(_("computed at"), auto_now_add=True)
     summary = models.JSONField(_("summary"), default=dict, blank=True)
 
+    objects = VersionedManager()  # bulk writes change the public pages (federation.versioning)
+
     class Meta:
         verbose_name = _("rating snapshot")
         verbose_name_plural = _("rating snapshots")
@@ -114,6 +119,8 @@ class RatingEntry(models.Model):
     events = models.PositiveIntegerField(_("events counted"), default=0)
     details = models.JSONField(_("details"), default=dict, blank=True)
 
+    objects = VersionedManager()  # bulk writes change the public pages (federation.versioning)
+
     class Meta:
         verbose_name = _("rating entry")
         verbose_name_plural = _("rating entries")
@@ -124,6 +131,8 @@ class RatingEntry(models.Model):
         indexes = [
             models.Index(fields=["snapshot", "rank"], name="entry_snapshot_rank_idx"),
             models.Index(fields=["player", "snapshot"], name="entry_player_idx"),
+            # An older week's list, a page at a time in rating order (ratings.gorbunov.selectors.past_week_page).
+            models.Index(fields=["snapshot", "-rating", "player"], name="entry_snapshot_rating_idx"),
         ]
 
     def __str__(self) -> str:
@@ -156,6 +165,8 @@ class RatingChange(models.Model):
     details = models.JSONField(_("details"), default=dict, blank=True)
     explanation_en = models.TextField(_("explanation (English)"), blank=True)
     explanation_ru = models.TextField(_("explanation (Russian)"), blank=True)
+
+    objects = VersionedManager()  # bulk writes change the public pages (federation.versioning)
 
     class Meta:
         verbose_name = _("rating change")

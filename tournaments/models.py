@@ -15,6 +15,7 @@ from django.utils.translation import pgettext_lazy
 from simple_history.models import HistoricalRecords
 
 from federation.models import Player, country_code_validator
+from federation.versioning import VersionedManager
 
 #: Organisers may choose K up to this themselves; above it only federation staff (rules/gorbunov.md, "K").
 ORGANISER_MAX_K = 2
@@ -156,6 +157,8 @@ class Tournament(models.Model):
 
     history = HistoricalRecords(excluded_fields=["judges"])
 
+    objects = VersionedManager()  # bulk writes change the public pages (federation.versioning)
+
     class Meta:
         verbose_name = _("tournament")
         # Its own context: the bare "tournaments" is a counter's heading ("турниров"), this is the model's plural.
@@ -222,6 +225,8 @@ class Result(models.Model):
     substitute = models.BooleanField(_("substitute"), default=False)
 
     history = HistoricalRecords()
+
+    objects = VersionedManager()  # bulk writes change the public pages (federation.versioning)
 
     class Meta:
         verbose_name = _("result")

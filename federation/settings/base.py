@@ -192,7 +192,8 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 DJANGO_CELERY_BEAT_TZ_AWARE = True
 
-DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
+# Bootstrap 5 with the rows written in Python (federation.table_rows): the same HTML, without a template per cell.
+DJANGO_TABLES2_TEMPLATE = "django_tables2/lean.html"
 DJANGO_TABLES2_TABLE_ATTRS = {"class": "table table-sm table-striped table-hover align-middle"}
 
 # Sections each discipline adds to the player's and the tournament's page (federation.sections).

@@ -11,6 +11,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from federation.models import Club, Player
+from federation.versioning import VersionedManager
 
 #: The DIRS scale: 000 = 21 kyu, 290 = 9 dan; "every rating from 290 up is 9 dan", typed ratings stop at 300.
 DIRS_RATING_MAX = 300
@@ -41,11 +42,17 @@ class DirsRating(models.Model):
     games = models.PositiveIntegerField(_("rated games"), default=0)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
+    objects = VersionedManager()  # bulk writes change the public pages (federation.versioning)
+
     class Meta:
         verbose_name = _("DIRS rating")
         verbose_name_plural = _("DIRS ratings")
         ordering = ["-rating", "player__last_name"]
-        indexes = [models.Index(fields=["-rating"], name="dirs_rating_idx")]
+        indexes = [
+            models.Index(fields=["-rating"], name="dirs_rating_idx"),
+            # The leaderboard's version reads MAX(updated_at) (ratings.dirs.selectors.leaderboard_version).
+            models.Index(fields=["updated_at"], name="dirs_rating_updated_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.player}: {self.rating:03d}"
@@ -95,6 +102,8 @@ class DirsGame(models.Model):
         settings.AUTH_USER_MODEL, verbose_name=_("entered by"), on_delete=models.SET_NULL, null=True, blank=True
     )
     entered_at = models.DateTimeField(_("entered at"), auto_now_add=True)
+
+    objects = VersionedManager()  # bulk writes change the public pages (federation.versioning)
 
     class Meta:
         verbose_name = _("DIRS game")

@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from federation import formatting
 from federation.i18n import current_language
-from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn, order_by_name
+from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn, order_by_name, url_with_id
 from ratings.engines import dirs
 
 from .models import DirsGame, DirsRating
@@ -18,7 +18,7 @@ class DirsLeaderboardTable(tables.Table):
         verbose_name=_("Player"),
         accessor="player__last_name",
         order_by=("player__last_name", "player__first_name"),
-        linkify=lambda record: reverse("dirs:player", args=[record.player_id]),
+        linkify=lambda record: url_with_id("dirs:player", record.player_id),
         attrs=NAME,
     )
     rank = tables.Column(
@@ -121,4 +121,6 @@ class DirsGameTable(tables.Table):
 
     def render_reason(self, record):
         lang = current_language()
-        return record.explanation_ru if lang.startswith("ru") else record.explanation_en
+        # As a player reads it: "->" and "ceil(...)" as an arrow and rounding brackets (federation.formatting).
+        text = record.explanation_ru if lang.startswith("ru") else record.explanation_en
+        return formatting.plain_explanation(text, lang)

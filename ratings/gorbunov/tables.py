@@ -1,10 +1,10 @@
 import django_tables2 as tables
-from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django_tables2.data import TableData
 
 from federation import formatting
 from federation.i18n import current_language
-from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn, order_by_name
+from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn, order_by_name, url_with_id
 from ratings.models import RatingEntry
 
 
@@ -17,7 +17,7 @@ class ListTable(tables.Table):
         verbose_name=_("Player"),
         accessor="player__last_name",
         order_by=("player__last_name", "player__first_name"),
-        linkify=lambda record: reverse("federation:player_detail", args=[record.player_id]),
+        linkify=lambda record: url_with_id("federation:player_detail", record.player_id),
         attrs=NAME,
     )
     city = tables.Column(verbose_name=_("City"), accessor="player__city", attrs=FOLD)
@@ -77,6 +77,38 @@ class ListTable(tables.Table):
         if delta is None:
             return _("new")
         return formatting.delta(delta, 0)
+
+
+class PastWeekRows(TableData):
+    """An older week's list in rank order for the table, read a page at a time (``selectors.past_week_page``):
+    only for the default order; any other sort, a filter or a download reads ``ListView.entries``."""
+
+    def __init__(self, *, snapshot, count: int):
+        super().__init__(data=None)
+        self.snapshot = snapshot
+        self.count = count
+
+    @property
+    def model(self):
+        return RatingEntry
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, key):
+        from ratings.gorbunov.selectors import past_week_page
+
+        if isinstance(key, slice):
+            start, stop, _step = key.indices(self.count)
+            return past_week_page(snapshot=self.snapshot, offset=start, limit=max(stop - start, 0))
+        return past_week_page(snapshot=self.snapshot, offset=key, limit=1)[0]
+
+    def __iter__(self):
+        return iter(self[0 : self.count])
+
+    def order_by(self, aliases):
+        if tuple(aliases) not in ((), ("rank",)):
+            raise ValueError(f"an older week is read in rank order only, not {aliases}")
 
 
 def list_table(data, *, view):

@@ -10,19 +10,19 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
-from django_tables2 import RequestConfig
 
 from federation.caching import cached_page
 from federation.exports import csv_response
 from federation.i18n import current_language
 from federation.selectors import player_places
+from federation.tables import paginate, stored_count, unfiltered
 from ratings.dates import asked_date, list_for_date
 from ratings.engines.common import FieldError
 from ratings.engines.gorbunov import week_start
 from ratings.gorbunov import selectors
 from ratings.gorbunov.calculator import CalculatorError, changes_for_every_place, tournament_inputs
 from ratings.gorbunov.filters import ListFilter
-from ratings.gorbunov.tables import list_table
+from ratings.gorbunov.tables import PastWeekRows, list_table
 from ratings.models import Engine, RatingList
 from ratings.selectors import list_page_version
 from tournaments.models import CardFormat, Discipline, Tournament, TournamentStatus
@@ -39,9 +39,8 @@ def index(request):
 @cached_page(list_page_version)
 def list_detail(request, slug: str):
     rating_list = get_object_or_404(RatingList, slug=slug, engine=Engine.GORBUNOV, is_active=True)
-    shown = list_for_date(
-        selectors.list_snapshots(rating_list=rating_list), asked_date(request.GET), period_start=week_start
-    )
+    asked = asked_date(request.GET)
+    shown = list_for_date(selectors.list_snapshots(rating_list=rating_list), asked, period_start=week_start)
     snapshot = shown.snapshot
     context = {
         "rating_list": rating_list,
@@ -58,10 +57,18 @@ def list_detail(request, slug: str):
             request.GET, queryset=rating_list.snapshots.none(), cities=cities, countries=countries
         )
         return render(request, "gorbunov/list_detail.html", context)
-    view = selectors.list_view(snapshot=snapshot)
+    # No week asked (or a bad one): list_for_date showed the newest publication.
+    view = selectors.list_view(snapshot=snapshot, newest=True if asked.day is None else None)
     list_filter = ListFilter(request.GET, queryset=view.entries, cities=cities, countries=countries)
-    table = list_table(list_filter.qs, view=view)
-    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    # Unfiltered, the list has as many rows as the publication stored players: no COUNT(*) over them.
+    count = stored_count(snapshot.stored_players) if unfiltered(request, list_filter, ignore=("week",)) else None
+    in_rank_order = request.GET.get("sort", "rank") == "rank" and "_export" not in request.GET
+    if count is not None and not view.newest and in_rank_order:
+        # An older week, as it is mostly asked: a page read in rank order, not every player ranked first.
+        table = list_table(PastWeekRows(snapshot=snapshot, count=count), view=view)
+    else:
+        table = list_table(list_filter.qs, view=view)
+    paginate(request, table, per_page=PER_PAGE, count=count)
     if download := csv_response(request, table, f"{rating_list.slug}-{snapshot.as_of:%Y-%m-%d}"):
         return download
     iso_year, iso_week, _day = snapshot.as_of.isocalendar()

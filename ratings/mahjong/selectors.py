@@ -14,6 +14,7 @@ from datetime import date
 
 from dateutil.relativedelta import relativedelta
 from django.db.models import QuerySet
+from django.db.models.fields.json import KT
 
 from federation.models import Player
 from federation.selectors import player_places, player_search
@@ -165,9 +166,10 @@ def mahjong_data(*, start: date, end: date, tournaments: QuerySet[Tournament] | 
 
 
 def list_snapshots(*, rating_list: RatingList, summary: bool = True) -> QuerySet[RatingSnapshot]:
-    """A list's snapshots, one per rating date; without ``summary`` (every tournament counted or not) if not needed."""
+    """A list's snapshots, one per rating date; without ``summary`` (every tournament counted or not) if not needed,
+    then with ``stored_entries``: how many players the list has, as the computation stored it."""
     snapshots = rating_list.snapshots.all()
-    return snapshots if summary else snapshots.defer("summary")
+    return snapshots if summary else snapshots.defer("summary").annotate(stored_entries=KT("summary__entries"))
 
 
 def snapshot_at(*, rating_list: RatingList, as_of: date | None = None, summary: bool = True) -> RatingSnapshot | None:

@@ -1,11 +1,10 @@
 import django_tables2 as tables
-from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from federation import formatting
 from federation.i18n import current_language
-from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn, order_by_name
+from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn, order_by_name, url_with_id
 from ratings.models import RatingEntry
 
 
@@ -21,7 +20,8 @@ class MahjongEntryTable(tables.Table):
         attrs=NAME,
     )
     city = tables.Column(verbose_name=_("City"), accessor="player__city", default="", attrs=FOLD)
-    rating = tables.Column(verbose_name=_("Rating"), attrs=RATING)
+    # Equal ratings in the order of their stored ranks, so that a page is the same on every visit.
+    rating = tables.Column(verbose_name=_("Rating"), attrs=RATING, order_by=("rating", "-rank"))
     delta = tables.Column(verbose_name=_("Change"), attrs=NUMBER, default="")
     events = tables.Column(verbose_name=_("Tournaments"), attrs=NUMBER_FOLD)
 
@@ -37,7 +37,7 @@ class MahjongEntryTable(tables.Table):
         return order_by_name(queryset, is_descending, prefix="player__")
 
     def render_name(self, record):
-        url = reverse("ratings:mahjong:player", args=[record.player_id])
+        url = url_with_id("ratings:mahjong:player", record.player_id)
         return format_html('<a href="{}">{}</a>', url, record.player.display_name(current_language()))
 
     def value_name(self, record):

@@ -8,13 +8,13 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
-from django_tables2 import RequestConfig
 
 from federation.caching import cached_page
 from federation.exports import csv_response
 from federation.i18n import current_language
 from federation.models import Player
 from federation.selectors import player_page_version
+from federation.tables import paginate, stored_count, unfiltered
 from ratings.dates import asked_date, list_for_date
 from ratings.engines.common import FieldError
 from ratings.mahjong import calculator
@@ -75,7 +75,9 @@ def list_detail(request, slug: str):
         cities, countries = snapshot_places(snapshot=snapshot)
         entry_filter = MahjongEntryFilter(request.GET, queryset=entries, cities=cities, countries=countries)
         table = MahjongEntryTable(entry_filter.qs)
-        RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+        # Unfiltered, the list has as many rows as the computation stored entries: no COUNT(*) over them.
+        count = stored_count(snapshot.stored_entries) if unfiltered(request, entry_filter) else None
+        paginate(request, table, per_page=PER_PAGE, count=count)
         if download := csv_response(request, table, f"{rating_list.slug}-{snapshot.as_of}"):
             return download
         context.update(filter=entry_filter, table=table)

@@ -202,6 +202,8 @@ class PreferansRating(models.Model):
         indexes = [
             models.Index(fields=["league", "-rating"], name="pref_rating_league_idx"),
             models.Index(fields=["league", "-max_rating"], name="pref_rating_league_max_idx"),
+            # The leaderboard's version reads MAX(updated_at) (ratings.preferans.selectors.leaderboard_version).
+            models.Index(fields=["updated_at"], name="pref_rating_updated_idx"),
         ]
 
     def __str__(self) -> str:

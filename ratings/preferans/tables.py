@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from federation import formatting
 from federation.i18n import current_language
-from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn, order_by_name
+from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn, order_by_name, url_with_id
 from ratings.preferans.models import PreferansRating
 
 
@@ -24,7 +24,7 @@ class LeaderboardTable(tables.Table):
         verbose_name=_("Player"),
         accessor="player__last_name",
         order_by=("player__last_name", "player__first_name"),
-        linkify=lambda record: record.player.get_absolute_url(),
+        linkify=lambda record: url_with_id("federation:player_detail", record.player_id),
         attrs=NAME,
     )
     city = tables.Column(verbose_name=_("City"), accessor="player__city", attrs=FOLD)

@@ -9,13 +9,13 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
-from django_tables2 import RequestConfig
 
 from federation.caching import cached_page
 from federation.exports import csv_response
 from federation.i18n import current_language
 from federation.models import Player
 from federation.selectors import player_places
+from federation.tables import paginate, unfiltered
 from ratings.preferans import selectors
 from ratings.preferans.filters import LeaderboardFilter
 from ratings.preferans.models import Game, League
@@ -37,7 +37,9 @@ def index(request):
         request.GET, queryset=selectors.leaderboard(league=league), cities=cities, countries=countries
     )
     table = LeaderboardTable(board.qs)
-    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    counts = selectors.league_counts()
+    # Unfiltered, the table has the league's players: the count is the tab's, not a second COUNT(*).
+    paginate(request, table, per_page=PER_PAGE, count=counts[league] if unfiltered(request, board) else None)
     if download := csv_response(request, table, f"preferans-{league}"):
         return download
     context = {
@@ -45,7 +47,7 @@ def index(request):
         "table": table,
         "league": league,
         "leagues": League.choices,
-        "counts": selectors.league_counts(),
+        "counts": counts,
     }
     return render(request, "preferans/index.html", context)
 

@@ -57,3 +57,39 @@ def test_the_template_filters_are_the_same_functions():
             template.render(Context({"r": 837.14, "d": 1.5, "day": DAY, "c": "DE"}))
             == "837,14 +1,50 28.11.2026 Германия"
         )
+
+
+@pytest.mark.parametrize(
+    ("language", "engine_text", "shown"),
+    [
+        (
+            "en",
+            "part B = (the 4 largest W·R·A) / (MAXK1 + … + MAXK4) = (10) / (20) = 0.50",
+            "part B = (the 4 largest W·R·A) / (the 4 largest W·A of all tournaments counted) = (10) / (20) = 0.50",
+        ),
+        (
+            "ru",
+            "часть B = (4 наибольших W·R·A) / (MAXK1 + … + MAXK4) = (10) / (20) = 0.50",
+            "часть B = (4 наибольших W·R·A) / (4 наибольших W·A всех учтённых турниров) = (10) / (20) = 0.50",
+        ),
+        (
+            "en",
+            "reached 1800: promoted to the Pro league for good",
+            "reached 1800: promoted to the Professional league for good",
+        ),
+        (
+            "ru",
+            "достигнут рейтинг 1800: переход в Про-лигу навсегда",
+            "достигнут рейтинг 1800: переход в лигу профи навсегда",
+        ),
+        (
+            "en",
+            "steps n = ceil(5/(4 - 1)) = 2: 100 -> 103, m = 9 // 2",
+            "steps n = ⌈5/(4 - 1)⌉ = 2: 100 → 103, m = 9 ÷ 2",
+        ),
+        ("ru", "выше на base = 12", "выше на основа = 12"),
+    ],
+)
+def test_an_engines_explanation_reads_without_the_rules_notation(language, engine_text, shown):
+    """MAXK, Pro, base, ceil, -> and // are the rules' notation; the pages show words and signs (issue 16)."""
+    assert formatting.plain_explanation(engine_text, language) == shown

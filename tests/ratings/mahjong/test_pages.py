@@ -8,6 +8,7 @@ from django.core.cache import caches
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from federation.formatting import plain_explanation
 from ratings.mahjong import services
 from ratings.models import RatingEntry, RatingSnapshot
 from tests.factories import PlayerFactory
@@ -124,12 +125,17 @@ def test_tournaments_counted_with_w_a_and_maxk(client):
     q, text = _queries(client, "/en/ratings/mahjong/mahjong-rr/tournaments/?date=2025-06-01")
     assert q <= 8
     assert text.count('class="table-warning"') == 4
-    assert "MAXK" in text
+    # The rules' variable name is not shown: a player reads what it is.
+    assert "MAXK" not in text
+    assert text.count('<span class="badge text-bg-warning">largest W·A</span>') == 4
+    assert "part B of every rating is divided by their sum" in text
     assert "2.00" in text  # W = 0.40 + 1.60
     mahjong_tournament(n=15, end=datetime.date(2025, 5, 1), name="Малый турнир")
     services.mahjong_daily(today=datetime.date(2025, 6, 2))
     _, text_ru = _queries(client, "/ratings/mahjong/mahjong-rr/tournaments/")
     assert "Малый турнир</a>: меньше 16 игроков" in text_ru
+    assert "MAXK" not in text_ru
+    assert "наибольшее W·A" in text_ru
 
 
 def test_player_page_breakdown_equals_the_snapshot(client, sections):
@@ -143,15 +149,17 @@ def test_player_page_breakdown_equals_the_snapshot(client, sections):
         assert f"{score['delta']:.2f}" in text
         assert f"{score['w']:.2f}" in text
         assert f"{score['r']:.2f}" in text
+    # Each line of the stored formula, as a player reads it (no "MAXK": federation.formatting.plain_explanation).
     for line in entry.details["formula"]["en"]:
-        assert line in text
+        assert plain_explanation(line, "en") in text
+    assert "MAXK" not in text
     in_a = sum(score["in_a"] for score in entry.details["scores"])
     assert in_a == entry.details["k"] == 6  # 6 tournaments: 5 + ceil(0.8 * 1)
     assert 'id="mahjong-chart"' in text
     # In Russian: the same numbers, the Russian formula.
     _, text_ru = _queries(client, f"/ratings/mahjong/players/{player.pk}/")
     for line in entry.details["formula"]["ru"]:
-        assert line in text_ru
+        assert plain_explanation(line, "ru") in text_ru
     # The shared player page shows the section.
     _q_section, text = _queries(client, f"/en/players/{player.pk}/")
     assert "Riichi mahjong ratings" in text
