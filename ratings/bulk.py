@@ -21,6 +21,8 @@ from collections.abc import Iterable, Sequence
 
 from django.db import connection
 
+from federation.versioning import content_changed
+
 #: Model objects built at a time on SQLite (``bulk_create`` cuts each batch to SQLite's limit of variables).
 INSERT_BATCH = 2000
 
@@ -68,7 +70,7 @@ def update_rows(model, key: str, columns: Sequence[str], rows: Sequence[Sequence
 
     On PostgreSQL one ``UPDATE ... FROM unnest(...)`` statement whatever the number of rows (``bulk_update`` builds
     a ``CASE`` per column and row, which costs more to compile than to run); on SQLite ``bulk_update`` by primary
-    key.
+    key. Like a queryset's ``update()``, it changes the public pages' version (``federation.versioning``).
     """
     if not rows:
         return 0
@@ -90,7 +92,10 @@ def update_rows(model, key: str, columns: Sequence[str], rows: Sequence[Sequence
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [list(column) for column in zip(*rows, strict=True)])
-        return cursor.rowcount
+        updated = cursor.rowcount
+    if updated:
+        content_changed()
+    return updated
 
 
 def _type_name(field) -> str:
