@@ -2,11 +2,13 @@
 
 from django.utils.translation import gettext as _
 
+from ratings.movein.labels import count_label
+
 
 def describe_import(run) -> str:
     outcome = run.outcome or {}
     created = outcome.get("created", {})
-    parts = [f"{kind}: {count}" for kind, count in created.items() if count]
+    parts = [f"{count_label(kind)}: {count}" for kind, count in created.items() if count]
     text = _("History imported (%(system)s): %(created)s.") % {
         "system": outcome.get("system", ""),
         "created": ", ".join(parts) or _("nothing new"),

@@ -14,6 +14,7 @@ from federation.uploads import Checked, ImportFileError, UploadFlow
 from ratings.engines.common import EngineError
 from ratings.history import SYSTEMS, HistoryError, history_check
 from ratings.models import HistoryUpload
+from ratings.movein.labels import count_label
 
 #: A history is bigger than a tournament's results; the upload is kept in the session until confirmed.
 MAX_BYTES = 20 * 1024 * 1024
@@ -62,7 +63,8 @@ class HistoryUploadFlow(UploadFlow):
             return Checked(context={"errors": error.lines()})
         except EngineError as error:
             return Checked(context={"errors": [str(error)]})
-        checked = Checked(context={"counts": counts, "system": doc.get("system")}, clean=True)
+        labelled = [(count_label(kind), count) for kind, count in counts.items()]
+        checked = Checked(context={"counts": labelled, "system": doc.get("system")}, clean=True)
         if save:
             from ratings.jobs import JobNotStarted, job_start
 

@@ -31,8 +31,8 @@ def test_staff_preview_counts_then_confirm_imports_as_a_job(client, eager):
     text = page.content.decode()
     assert page.status_code == 200
     assert 'name="sha256"' in text
-    assert "<tr><th>tournaments</th><td>30</td></tr>" in text
-    assert "<tr><th>starting ratings</th><td>20</td></tr>" in text
+    assert "<tr><th>турниров</th><td>30</td></tr>" in text
+    assert "<tr><th>начальных рейтингов</th><td>20</td></tr>" in text
     assert not Tournament.objects.exists()
     sha256 = page.context["sha256"]
     done = client.post(URL, {"confirm": "1", "sha256": sha256})
@@ -45,7 +45,7 @@ def test_staff_preview_counts_then_confirm_imports_as_a_job(client, eager):
     upload = HistoryUpload.objects.get()
     assert upload.uploaded_by == staff
     page = client.get(done["Location"]).content.decode()
-    assert "tournaments: 30" in page
+    assert "турниров: 30" in page
 
 
 def test_a_bad_document_lists_every_error_and_cannot_be_confirmed(client):

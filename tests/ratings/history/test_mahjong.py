@@ -459,8 +459,8 @@ def test_staff_upload_a_mahjong_history_through_the_admin(client):
     upload = SimpleUploadedFile("mahjong.json", json.dumps(doc).encode(), content_type="application/json")
     page = client.post(url, {"file": upload, "preview": "1"})
     text = page.content.decode()
-    assert "<tr><th>tournaments</th><td>30</td></tr>" in text
-    assert "<tr><th>players</th><td>60</td></tr>" in text
+    assert "<tr><th>турниров</th><td>30</td></tr>" in text
+    assert "<tr><th>игроков</th><td>60</td></tr>" in text
     assert not Tournament.objects.exists()
     old = app.conf.task_always_eager
     app.conf.task_always_eager = True

@@ -313,8 +313,8 @@ def test_staff_upload_a_preferans_history_preview_then_confirm(client, eager, sh
     upload = SimpleUploadedFile("pref.json", json.dumps(doc).encode(), content_type="application/json")
     page = client.post(url, {"file": upload, "preview": "1"})
     text = page.content.decode()
-    assert f"<tr><th>deals</th><td>{len(doc['deals'])}</td></tr>" in text
-    assert "<tr><th>bots</th><td>3</td></tr>" in text
+    assert f"<tr><th>сдач</th><td>{len(doc['deals'])}</td></tr>" in text
+    assert "<tr><th>ботов</th><td>3</td></tr>" in text
     assert not Deal.objects.exists()
     done = client.post(url, {"confirm": "1", "sha256": page.context["sha256"]})
     assert done.status_code == 302
@@ -322,7 +322,7 @@ def test_staff_upload_a_preferans_history_preview_then_confirm(client, eager, sh
     assert run.state == JobState.SUCCEEDED
     assert Deal.objects.count() == len(doc["deals"])
     assert HistoryUpload.objects.get().system == "preferans"
-    assert f"deals: {len(doc['deals'])}" in client.get(done["Location"]).content.decode()
+    assert f"сдач: {len(doc['deals'])}" in client.get(done["Location"]).content.decode()
     assert show_list("preferans") == rate_output(doc)
     bad = {**doc, "deals": [*doc["deals"], {"game": "x", "whists": {"h00": 1}}]}
     upload = SimpleUploadedFile("bad.json", json.dumps(bad).encode(), content_type="application/json")

@@ -348,9 +348,9 @@ def test_staff_upload_a_tournament_in_the_admin(client, postgres, eager):
     upload = SimpleUploadedFile("t.json", json.dumps(doc).encode("utf-8"), content_type="application/json")
     page = client.post(URL, {"file": upload, "preview": "1"})
     text = page.content.decode()
-    assert "<tr><th>players</th><td>11</td></tr>" in text
-    assert "<tr><th>games</th><td>24</td></tr>" in text
-    assert "<tr><th>byes</th><td>5</td></tr>" in text
+    assert "<tr><th>игроков</th><td>11</td></tr>" in text
+    assert "<tr><th>партий</th><td>24</td></tr>" in text
+    assert "<tr><th>свободных туров</th><td>5</td></tr>" in text
     assert not Tournament.objects.exists()
     done = client.post(URL, {"confirm": "1", "sha256": page.context["sha256"]})
     run = JobRun.objects.get(kind="history_import")
@@ -361,7 +361,7 @@ def test_staff_upload_a_tournament_in_the_admin(client, postgres, eager):
     assert (tournament.status, tournament.approved_by) == ("approved", staff)  # finished history: public at once
     assert f"/tournaments/{tournament.pk}/" in client.get("/en/tournaments/?discipline=go").content.decode()
     assert StandingRow.objects.filter(round__number=5).count() == 11
-    assert "rounds: 5" in client.get(done["Location"]).content.decode()
+    assert "туров: 5" in client.get(done["Location"]).content.decode()
     bad = {**doc, "rounds": 0}
     upload = SimpleUploadedFile("t.json", json.dumps(bad).encode("utf-8"), content_type="application/json")
     text = client.post(URL, {"file": upload, "preview": "1"}).content.decode()
