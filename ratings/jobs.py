@@ -11,8 +11,10 @@ Decisions where the brief is silent:
 * A run is **lost** when its heartbeat (every ``HEARTBEAT_SECONDS``) is older than ``LOST_AFTER``, or when no worker
   took it within ``QUEUE_EXPIRY`` (the message itself expires then, so a worker that comes up later does not run a
   job staff have already started again). Tasks are acknowledged late (``CELERY_TASK_ACKS_LATE``): a worker killed
-  mid-run leaves the message to the broker, which hands it to the next worker; the services are idempotent under
-  their lists' locks, so a second delivery finds the work done or does it once.
+  mid-run leaves the message with the broker, which (Redis) hands it out again only after its visibility timeout of
+  an hour, by when the message has expired; staff see the run lost after ``LOST_AFTER`` and run it again. Should a
+  message ever be delivered twice, the services are idempotent under their lists' locks: the second delivery finds
+  the work done or does it once.
 * With the queue unreachable, nothing is queued and nothing is written: the run is recorded as failed with a
   sentence saying so, and the admin shows that sentence, never the broker's own error.
 """
