@@ -1,5 +1,5 @@
 from django.conf import settings
-from django.urls import Resolver404, resolve, reverse, translate_url
+from django.urls import NoReverseMatch, Resolver404, resolve, reverse
 from django.utils import translation
 from django.utils.translation import get_language
 
@@ -9,25 +9,31 @@ def language_links(request):
 
     Only an address the site resolves is translated; any other (a 404 page) links to each language's home page.
     The raw path is never echoed: ``GET //evil.example/x`` gave links a browser resolves to another site.
+    The page's own match (``request.resolver_match``) is reversed in each language, as ``translate_url`` does after
+    resolving the address again (two more resolutions a page, issue 16); a page rendered before the address was
+    resolved (a middleware's answer) resolves it here.
     """
     current = get_language()
-    try:
-        resolve(request.path_info)
-        known = True
-    except Resolver404:
-        known = False
+    match = getattr(request, "resolver_match", None)
+    if match is None:
+        try:
+            match = resolve(request.path_info)
+        except Resolver404:
+            match = None
     query = request.META.get("QUERY_STRING", "")
     links = []
     for code, _name in settings.LANGUAGES:
-        if known:
-            url = translate_url(request.path, code)
-            if query:
-                url = f"{url}?{query}"
-        else:
-            with translation.override(code):
+        with translation.override(code):
+            if match is not None:
+                try:
+                    url = reverse(match.view_name, args=match.args, kwargs=match.kwargs)
+                except NoReverseMatch:
+                    url = request.path
+                if query:
+                    url = f"{url}?{query}"
+            else:
                 url = reverse("federation:home")
-        if not url.startswith("/") or url.startswith("//") or url.startswith("/\\"):
-            with translation.override(code):
+            if not url.startswith("/") or url.startswith("//") or url.startswith("/\\"):
                 url = reverse("federation:home")
         links.append(
             {"code": code, "label": "Русский" if code == "ru" else "English", "url": url, "current": code == current}

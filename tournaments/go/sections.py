@@ -20,7 +20,7 @@ def player_section(request, player) -> str | None:
     if not registrations:
         return None
     return render_to_string(
-        "go/section_player.html", {"registrations": registrations, "player": player}, request=request
+        "go/section_player.html", {"registrations": registrations, "player": player}
     )
 
 
@@ -32,4 +32,4 @@ def tournament_section(request, tournament) -> str | None:
     if go is None:
         return None
     rounds = list(go.rounds.filter(status=RoundStatus.PUBLISHED).order_by("number").values_list("number", flat=True))
-    return render_to_string("go/section_tournament.html", {"go": go, "rounds": rounds}, request=request)
+    return render_to_string("go/section_tournament.html", {"go": go, "rounds": rounds})
