@@ -8,16 +8,21 @@ from django.db.models import F, Q, QuerySet, Window
 from django.db.models.functions import Rank
 
 from federation.models import Player
+from federation.tables import listed
 
 from .models import DirsGame, DirsRating
 
 
 def dirs_leaderboard() -> QuerySet[DirsRating]:
     """Everyone with a DIRS rating, best first; ``place`` is shared by equal ratings (within the filter applied)."""
-    return (
+    return listed(
         DirsRating.objects.select_related("player", "club")
         .annotate(place=Window(Rank(), order_by=F("rating").desc()))
-        .order_by("-rating", "player__last_name", "player_id")
+        .order_by("-rating", "player__last_name", "player_id"),
+        "rating",
+        "acceleration",
+        "games",
+        club="club",
     )
 
 

@@ -18,6 +18,7 @@ from django.db.models.functions import RowNumber
 
 from federation.models import Player
 from federation.selectors import player_search
+from federation.tables import listed
 from ratings.engines.gorbunov import week_start
 from ratings.gorbunov.params import validate
 from ratings.models import Engine, RatingChange, RatingEntry, RatingList, RatingSnapshot, StartingRating
@@ -103,7 +104,9 @@ def list_view(
         if search:
             players = player_search(queryset=players, search=search)
         entries = entries.filter(player__in=players.values("pk"))
-    entries = entries.select_related("player__club")
+    entries = listed(
+        entries.select_related("player__club"), "rank", "rating", "delta", "events", "snapshot", club="player__club"
+    )
     return ListView(snapshot=snapshot, newest=newest, entries=entries)
 
 

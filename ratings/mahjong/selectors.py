@@ -18,6 +18,7 @@ from django.db.models.fields.json import KT
 
 from federation.models import Player
 from federation.selectors import player_places, player_search
+from federation.tables import listed
 from ratings.engines import mahjong as engine
 from ratings.engines.common import EngineError
 from ratings.mahjong.params import ENGINE_PRESETS, list_settings
@@ -185,10 +186,10 @@ def snapshot_dates(*, rating_list: RatingList) -> QuerySet[RatingSnapshot]:
 
 
 def snapshot_entries(*, snapshot: RatingSnapshot, search: str = "") -> QuerySet[RatingEntry]:
-    entries = RatingEntry.objects.filter(snapshot=snapshot).select_related("player__club")
+    entries = RatingEntry.objects.filter(snapshot=snapshot).select_related("player")
     if search.strip():
         entries = entries.filter(player__in=player_search(queryset=Player.objects.all(), search=search))
-    return entries.defer("details")
+    return listed(entries, "rank", "rating", "delta", "events", "snapshot")
 
 
 def snapshot_places(*, snapshot: RatingSnapshot) -> tuple[list[str], list[str]]:

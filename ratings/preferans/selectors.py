@@ -17,6 +17,7 @@ from django.db.models import Count, Max, Min, QuerySet, Subquery, Sum
 
 from federation.models import Player
 from federation.selectors import player_search
+from federation.tables import listed
 from ratings.engines.common import Explanation
 from ratings.engines.preferans import AMATEUR, PRO, PlayerState, PreferansSettings, deal_delta, rate_deal
 from ratings.preferans.models import Deal, DealResult, Game, GameServer, League, PreferansRating, Seat
@@ -31,10 +32,15 @@ CALC_MAX_CELLS = 400
 
 def leaderboard(*, league: str = League.AMATEUR, search: str = "") -> QuerySet[PreferansRating]:
     """The league's players (no bots), best first; the table sorts by current or by highest rating."""
-    ratings = (
+    ratings = listed(
         PreferansRating.objects.filter(league=league, player__is_bot=False)
         .select_related("player", "player__club")
-        .order_by("-rating", "player_id")
+        .order_by("-rating", "player_id"),
+        "rating",
+        "max_rating",
+        "league",
+        "deals",
+        club="player__club",
     )
     if search:
         players = player_search(queryset=Player.objects.filter(is_bot=False), search=search)
