@@ -1,5 +1,7 @@
+from functools import lru_cache
+
 from django.conf import settings
-from django.urls import NoReverseMatch, Resolver404, resolve, reverse
+from django.urls import NoReverseMatch, Resolver404, get_script_prefix, resolve, reverse
 from django.utils import translation
 from django.utils.translation import get_language
 
@@ -41,9 +43,35 @@ def language_links(request):
     return {"language_links": links}
 
 
+#: The addresses every page links to (the menu, the footer), by name in the ``site_urls`` context.
+SITE_URLS = {
+    "home": "federation:home",
+    "players": "federation:player_list",
+    "tournaments": "tournaments:tournament_list",
+    "gorbunov": "ratings:gorbunov:index",
+    "mahjong": "ratings:mahjong:index",
+    "go": "go:index",
+    "preferans": "preferans:index",
+    "about": "federation:about",
+    "contact": "federation:contact",
+    "guides": "ratings:guide_index",
+}
+
+
+@lru_cache(maxsize=16)
+def _site_urls(language: str | None, prefix: str) -> dict[str, str]:
+    return {key: reverse(name) for key, name in SITE_URLS.items()}
+
+
+def site_urls() -> dict[str, str]:
+    """``SITE_URLS`` reversed once per language (and script prefix), not a dozen ``{% url %}`` on every page."""
+    return _site_urls(get_language(), get_script_prefix())
+
+
 def site_identity(request):
     """``site``: the federation's name, description, logo and colours for the header, the footer and the meta tags;
-    ``nav``: the name of the current menu section (``url_name``'s namespace) for the highlight."""
+    ``site_urls``: the menu's and the footer's addresses; ``nav_section``: the name of the current menu section
+    (``url_name``'s namespace) for the highlight."""
     from federation.identity import identity_context
 
     match = getattr(request, "resolver_match", None)
@@ -53,4 +81,4 @@ def site_identity(request):
         section = namespaces[-1] if namespaces else ""
         if match.view_name in ("federation:player_list", "federation:player_detail"):
             section = "players"
-    return {"site": identity_context(), "nav_section": section}
+    return {"site": identity_context(), "nav_section": section, "site_urls": site_urls()}
