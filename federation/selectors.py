@@ -176,24 +176,14 @@ def version_of(fragments: list[Fragment]) -> str:
     On PostgreSQL through a server-binding cursor: the statement's text is the same for every request of a page
     (only the parameters differ), so psycopg prepares it after its fifth run on a connection and PostgreSQL no
     longer plans a dozen subqueries each time (planning took three times as long as running them, issue 16)."""
-    from django.db import connection
+    from federation.db import bound_cursor
 
     sql = "SELECT " + ", ".join(f"({part})" for part, _params in fragments)
     params = [value for _part, values in fragments for value in values]
-    with _prepared_cursor(connection) as cursor:
+    with bound_cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
     return "|".join(str(value) for value in row)
-
-
-def _prepared_cursor(connection):
-    if connection.vendor != "postgresql":
-        return connection.cursor()
-    from django.db.backends.postgresql.base import ServerBindingCursor
-
-    connection.ensure_connection()
-    raw = ServerBindingCursor(connection.connection)
-    return connection.make_debug_cursor(raw) if connection.queries_logged else connection.make_cursor(raw)
 
 
 def registry_fragments() -> list[Fragment]:

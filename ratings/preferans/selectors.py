@@ -64,19 +64,22 @@ def league_counts() -> dict[str, int]:
 
 def player_rating(*, player: Player) -> PreferansRating | None:
     """The player's rating row, with what the federation's list carried over (``StartingRating``: ``start_rating``,
-    ``start_max_rating``, ``start_league``, ``start_date``, all None without one), in one query."""
-    from django.db.models import OuterRef
-
+    ``start_max_rating``, ``start_league``, ``start_date``, all None without one), in two plain queries: four
+    correlated subqueries, each sorted by the lists' and the players' names, took PostgreSQL longer to plan than
+    the two reads (issue 16)."""
     from ratings.models import Engine, StartingRating
 
-    carried = StartingRating.objects.filter(player=OuterRef("player_id"), rating_list__engine=Engine.PREFERANS)
-    fields = {"rating": "start_rating", "max_rating": "start_max_rating", "league": "start_league"}
-    fields["list_date"] = "start_date"
-    return (
-        PreferansRating.objects.filter(player=player)
-        .annotate(**{name: Subquery(carried.values(column)[:1]) for column, name in fields.items()})
+    rating = PreferansRating.objects.filter(player=player).order_by().first()
+    if rating is None:
+        return None
+    carried = (
+        StartingRating.objects.filter(player=player, rating_list__engine=Engine.PREFERANS)
+        .order_by("rating_list__ordering", "rating_list__slug")
+        .values_list("rating", "max_rating", "league", "list_date")
         .first()
     )
+    rating.start_rating, rating.start_max_rating, rating.start_league, rating.start_date = carried or (None,) * 4
+    return rating
 
 
 @dataclass(frozen=True)
