@@ -19,9 +19,7 @@ def player_section(request, player) -> str | None:
     )
     if not registrations:
         return None
-    return render_to_string(
-        "go/section_player.html", {"registrations": registrations, "player": player}
-    )
+    return render_to_string("go/section_player.html", {"registrations": registrations, "player": player})
 
 
 def tournament_section(request, tournament) -> str | None:
