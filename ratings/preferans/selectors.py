@@ -20,7 +20,16 @@ from federation.selectors import player_search
 from federation.tables import listed
 from ratings.engines.common import Explanation
 from ratings.engines.preferans import AMATEUR, PRO, PlayerState, PreferansSettings, deal_delta, rate_deal
-from ratings.preferans.models import Deal, DealResult, Game, GameServer, League, PreferansRating, Seat
+from ratings.preferans.models import (
+    Deal,
+    DealResult,
+    Game,
+    GameServer,
+    League,
+    LeagueCount,
+    PreferansRating,
+    Seat,
+)
 from ratings.preferans.services import bound_cursor, rating_settings
 
 #: The calculator's bounds: ratings and whists a visitor may ask about.
@@ -49,16 +58,21 @@ def leaderboard(*, league: str = League.AMATEUR, search: str = "") -> QuerySet[P
 
 
 def league_counts() -> dict[str, int]:
-    """Players (no bots) per league. The few bots are read first (index ``player_bot_idx``) and left out by id:
-    joining every rating to its player cost several times a scan of the ratings (issue 16)."""
-    bots = Player.objects.filter(is_bot=True).values("pk")
-    counts = dict(
-        PreferansRating.objects.exclude(player_id__in=bots)
-        .order_by()
-        .values_list("league")
-        .annotate(n=Count("pk"))
-        .values_list("league", "n")
-    )
+    """Players (no bots) per league: on PostgreSQL the counts its triggers keep (``LeagueCount``), one row a league;
+    elsewhere counted, the few bots read first (index ``player_bot_idx``) and left out by id."""
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        counts = dict(LeagueCount.objects.values_list("league", "players"))
+    else:
+        bots = Player.objects.filter(is_bot=True).values("pk")
+        counts = dict(
+            PreferansRating.objects.exclude(player_id__in=bots)
+            .order_by()
+            .values_list("league")
+            .annotate(n=Count("pk"))
+            .values_list("league", "n")
+        )
     return {value: counts.get(value, 0) for value, _label in League.choices}
 
 
