@@ -153,7 +153,7 @@ class PlayerResultTable(tables.Table):
     tournament = tables.Column(
         verbose_name=_("Tournament"),
         accessor="tournament__name",
-        linkify=("tournaments:tournament_detail", {"pk": tables.A("tournament_id")}),
+        linkify=lambda record: url_with_id("tournaments:tournament_detail", record.tournament_id),
         attrs=NAME,
     )
     discipline = tables.Column(verbose_name=_("Discipline"), accessor="tournament__get_discipline_display", attrs=FOLD)
