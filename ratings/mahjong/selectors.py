@@ -213,12 +213,24 @@ def player_entries(*, player: Player, lists: list[RatingList]) -> dict[int, list
 
 
 def latest_snapshots(*, lists: list[RatingList], as_of: date | None = None) -> dict[int, RatingSnapshot]:
-    """The snapshot in force of each list: one query per list (three lists, three queries)."""
+    """The snapshot in force of each list (as ``snapshot_at`` without the summary), all in one query: each list's
+    newest snapshot on or before ``as_of`` picked by a correlated subquery."""
+    from django.db.models import OuterRef, Subquery
+
+    newest = RatingSnapshot.objects.filter(rating_list=OuterRef("rating_list"))
+    if as_of is not None:
+        newest = newest.filter(as_of__lte=as_of)
+    snapshots = (
+        RatingSnapshot.objects.filter(rating_list__in=[rating_list.pk for rating_list in lists])
+        .filter(pk=Subquery(newest.order_by("-as_of").values("pk")[:1]))
+        .defer("summary")
+        .annotate(stored_entries=KT("summary__entries"))
+    )
+    by_id = {rating_list.pk: rating_list for rating_list in lists}
     found = {}
-    for rating_list in lists:
-        snapshot = snapshot_at(rating_list=rating_list, as_of=as_of, summary=False)
-        if snapshot is not None:
-            found[rating_list.pk] = snapshot
+    for snapshot in snapshots:
+        snapshot.rating_list = by_id[snapshot.rating_list_id]  # as read through the list before: no query for it
+        found[snapshot.rating_list_id] = snapshot
     return found
 
 
