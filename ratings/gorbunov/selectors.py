@@ -188,11 +188,19 @@ class PlayerRating:
     starting: StartingRating | None = None
 
 
+#: What a player's changes show (``gorbunov_tags.change_rows`` and the chart's events).
+CHANGE_ROW_FIELDS = (
+    *("rating_list", "player", "event_date", "before", "after", "delta", "details", "explanation_ru"),
+    *("explanation_en", "tournament", "tournament__name"),
+)
+
+
 def player_ratings(*, player: Player) -> list[PlayerRating]:
     """Every Gorbunov rating of a player: the newest entry, the history points and the changes, in three queries."""
     entries = (
         RatingEntry.objects.filter(player=player, snapshot__rating_list__engine=Engine.GORBUNOV)
         .select_related("snapshot__rating_list")
+        .defer("details", "snapshot__summary", "snapshot__rating_list__params")  # not shown; JSON to decode
         .order_by("snapshot__rating_list__ordering", "snapshot__rating_list_id", "snapshot__as_of")
     )
     by_list: dict[int, PlayerRating] = {}
@@ -207,7 +215,8 @@ def player_ratings(*, player: Player) -> list[PlayerRating]:
         return []
     changes = (
         RatingChange.objects.filter(player=player, rating_list_id__in=list(by_list))
-        .select_related("tournament", "snapshot")
+        .select_related("tournament")
+        .only(*CHANGE_ROW_FIELDS)
         .order_by("-event_date", "-id")
     )
     for change in changes:
