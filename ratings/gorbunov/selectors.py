@@ -46,6 +46,18 @@ def list_snapshots(*, rating_list: RatingList) -> QuerySet[RatingSnapshot]:
     )
 
 
+def shown_list_snapshots(*, slug: str) -> QuerySet[RatingSnapshot]:
+    """``list_snapshots`` of the active Gorbunov list ``slug`` read with their list (one query for both on the
+    list's page; the page reads the list alone only when it has no publication)."""
+    return (
+        RatingSnapshot.objects.filter(rating_list__slug=slug, rating_list__engine=Engine.GORBUNOV)
+        .filter(rating_list__is_active=True)
+        .select_related("rating_list")
+        .defer("summary")
+        .annotate(stored_players=KT("summary__players"))
+    )
+
+
 def is_newest(snapshot: RatingSnapshot) -> bool:
     return not RatingSnapshot.objects.filter(rating_list_id=snapshot.rating_list_id, as_of__gt=snapshot.as_of).exists()
 

@@ -173,6 +173,17 @@ def list_snapshots(*, rating_list: RatingList, summary: bool = True) -> QuerySet
     return snapshots if summary else snapshots.defer("summary").annotate(stored_entries=KT("summary__entries"))
 
 
+def shown_list_snapshots(*, slug: str) -> QuerySet[RatingSnapshot]:
+    """``list_snapshots(summary=False)`` of the active mahjong list ``slug``, each read with its list."""
+    return (
+        RatingSnapshot.objects.filter(rating_list__slug=slug, rating_list__engine__in=MAHJONG_ENGINES)
+        .filter(rating_list__is_active=True)
+        .select_related("rating_list")
+        .defer("summary")
+        .annotate(stored_entries=KT("summary__entries"))
+    )
+
+
 def snapshot_at(*, rating_list: RatingList, as_of: date | None = None, summary: bool = True) -> RatingSnapshot | None:
     """The snapshot in force on ``as_of`` (the latest on or before it; today's latest when None)."""
     snapshots = list_snapshots(rating_list=rating_list, summary=summary).order_by("-as_of")
