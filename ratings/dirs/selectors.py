@@ -38,7 +38,9 @@ def dirs_starting_rating_of(*, player: Player):
     """The rating carried over from the federation's list (``StartingRating`` of the DIRS list), or None."""
     from ratings.models import Engine, StartingRating
 
-    return StartingRating.objects.filter(player=player, rating_list__engine=Engine.DIRS).first()
+    # The lists' order (the model's default, less its sort by the players' names: one player here).
+    carried = StartingRating.objects.filter(player=player, rating_list__engine=Engine.DIRS)
+    return carried.order_by("rating_list__ordering", "rating_list__slug", "rating_list_id").first()
 
 
 def dirs_ratings_by_player() -> dict[int, int]:

@@ -233,7 +233,8 @@ def player_ratings(*, player: Player) -> list[PlayerRating]:
     )
     for change in changes:
         by_list[change.rating_list_id].changes.append(change)
-    for starting in StartingRating.objects.filter(player=player, rating_list_id__in=list(by_list)):
+    # One per list (unique): no need of the model's sort by list and player names.
+    for starting in StartingRating.objects.filter(player=player, rating_list_id__in=list(by_list)).order_by():
         by_list[starting.rating_list_id].starting = starting
     return list(by_list.values())
 
