@@ -225,7 +225,7 @@ class LeagueCount(models.Model):
     """
 
     league = models.CharField(_("league"), max_length=10, primary_key=True, choices=League.choices)
-    players = models.IntegerField(_("players"), default=0)
+    players = models.IntegerField(_("players in the league"), default=0)
 
     class Meta:
         verbose_name = _("league count")

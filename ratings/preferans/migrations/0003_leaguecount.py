@@ -99,7 +99,7 @@ class Migration(migrations.Migration):
                         verbose_name="league",
                     ),
                 ),
-                ("players", models.IntegerField(default=0, verbose_name="players")),
+                ("players", models.IntegerField(default=0, verbose_name="players in the league")),
             ],
             options={
                 "verbose_name": "league count",
