@@ -78,6 +78,22 @@ def stored_count(summary_count) -> int | None:
 LISTED_PLAYER = ("last_name", "first_name", "last_name_latin", "first_name_latin", "city")
 
 
+#: A list row's player as ``lean_fields`` read it (``federation.table_rows``).
+PLAYER_NAME_FIELDS = ("player__last_name", "player__first_name", "player__last_name_latin", "player__first_name_latin")
+
+
+def row_name(row: dict, language: str) -> str:
+    """``Player.display_name`` of a row read with ``PLAYER_NAME_FIELDS``."""
+    return Player.name_in(language, *(row[field] for field in PLAYER_NAME_FIELDS))
+
+
+def empty_or(value, content):
+    """A cell of ``lean_cells``: ``content`` unless the column's value is empty (django-tables2's ``None`` or "")."""
+    from federation.table_rows import EMPTY
+
+    return EMPTY if value is None or value == "" else content
+
+
 def listed(queryset, *own: str, player: str = "player", club: str | None = None):
     """A list's rows read with only the columns its table and its download show (``own``, the player's name and
     city, the club's name through ``club``): the rest of a player's row (search name, ids, dates) was most of the

@@ -1,10 +1,25 @@
+from types import SimpleNamespace
+
 import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 from django_tables2.data import TableData
 
 from federation import formatting
 from federation.i18n import current_language
-from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn, order_by_name, url_with_id
+from federation.table_rows import link
+from federation.tables import (
+    FOLD,
+    NAME,
+    NUMBER,
+    NUMBER_FOLD,
+    PLAYER_NAME_FIELDS,
+    RATING,
+    PlayerIdColumn,
+    empty_or,
+    order_by_name,
+    row_name,
+    url_with_id,
+)
 from ratings.models import RatingEntry
 
 
@@ -36,9 +51,30 @@ class ListTable(tables.Table):
         order_by = ("rank",)
         attrs = {"class": "table table-sm table-striped table-hover align-middle", "id": "gorbunov-list"}
 
+    #: A page of rows read as values and written by ``lean_cells`` (``federation.table_rows``).
+    lean_fields = ("rank", "rating", "delta", "events", "snapshot_id", "player_id", *PLAYER_NAME_FIELDS)
+    lean_fields += ("player__city", "player__club__name")
+
     def __init__(self, *args, view, **kwargs):
         self.view = view
         super().__init__(*args, **kwargs)
+
+    def lean_cells(self, row: dict) -> dict:
+        """Each cell as the ``render_*`` methods below write it, from a row of ``lean_fields``."""
+        entry = SimpleNamespace(rank=row["rank"], rating=row["rating"], delta=row["delta"])
+        entry.snapshot_id = row["snapshot_id"]
+        name = row_name(row, current_language())
+        return {
+            "rank": empty_or(row["rank"], self.view.rank(entry)),
+            "name": empty_or(
+                row["player__last_name"], link(url_with_id("federation:player_detail", row["player_id"]), name)
+            ),
+            "rating": empty_or(row["rating"], self.render_rating(row["rating"])),
+            "delta": self.render_delta(entry),
+            "events": empty_or(row["events"], row["events"]),
+            "city": empty_or(row["player__city"], row["player__city"]),
+            "club": empty_or(row["player__club__name"], row["player__club__name"]),
+        }
 
     def order_rank(self, queryset, is_descending):
         # The newest list has its ranks stored (and indexed); an older week ranks by rating.
