@@ -87,11 +87,14 @@ def row_name(row: dict, language: str) -> str:
     return Player.name_in(language, *(row[field] for field in PLAYER_NAME_FIELDS))
 
 
-def empty_or(value, content):
-    """A cell of ``lean_cells``: ``content`` unless the column's value is empty (django-tables2's ``None`` or "")."""
+def empty_or(value, make=None):
+    """A cell of ``lean_cells``: ``make(value)`` (the value itself without ``make``), or ``EMPTY`` when the column's
+    value is empty (django-tables2's ``None`` or ""), which shows the column's default without rendering."""
     from federation.table_rows import EMPTY
 
-    return EMPTY if value is None or value == "" else content
+    if value is None or value == "":
+        return EMPTY
+    return value if make is None else make(value)
 
 
 def listed(queryset, *own: str, player: str = "player", club: str | None = None):

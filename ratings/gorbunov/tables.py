@@ -65,15 +65,16 @@ class ListTable(tables.Table):
         entry.snapshot_id = row["snapshot_id"]
         name = row_name(row, current_language())
         return {
-            "rank": empty_or(row["rank"], self.view.rank(entry)),
+            "rank": empty_or(row["rank"], lambda _rank: self.view.rank(entry)),
             "name": empty_or(
-                row["player__last_name"], link(url_with_id("federation:player_detail", row["player_id"]), name)
+                row["player__last_name"],
+                lambda _last: link(url_with_id("federation:player_detail", row["player_id"]), name),
             ),
-            "rating": empty_or(row["rating"], self.render_rating(row["rating"])),
+            "rating": empty_or(row["rating"], self.render_rating),
             "delta": self.render_delta(entry),
-            "events": empty_or(row["events"], row["events"]),
-            "city": empty_or(row["player__city"], row["player__city"]),
-            "club": empty_or(row["player__club__name"], row["player__club__name"]),
+            "events": empty_or(row["events"]),
+            "city": empty_or(row["player__city"]),
+            "club": empty_or(row["player__club__name"]),
         }
 
     def order_rank(self, queryset, is_descending):
