@@ -192,18 +192,24 @@ def _lean_rows(table, columns: list[_Column]) -> list[str] | None:
     visible column's content as its ``render_*`` method (or its plain value) gives it, ``EMPTY`` for an empty value
     (the column's default then shows); the contents are then localised and escaped as any cell's. Only for a page of
     a queryset with plain rows (no ``row_attrs``, no pinned rows, no computed ``<td>`` attributes); any other table
-    is written cell by cell. ``tests/federation/test_lean_rows.py`` holds each such table to the same HTML."""
+    is written cell by cell. A page that is not a queryset may offer ``lean_values(fields)`` for its rows as dicts.
+    ``tests/ratings/test_lean_lists.py`` and ``tests/ratings/gorbunov/test_lean_rows.py`` hold each such table to the
+    same HTML."""
     fields = getattr(table, "lean_fields", None)
     page = getattr(table, "page", None)
     if not fields or page is None or table.row_attrs or any(column.td is None for column in columns):
         return None
     if table.get_top_pinned_data() or table.get_bottom_pinned_data():
         return None
-    queryset = getattr(page.object_list, "data", None)
-    if not isinstance(queryset, QuerySet):
+    data = getattr(page.object_list, "data", None)
+    if isinstance(data, QuerySet):
+        rows = data.values(*fields)
+    elif hasattr(data, "lean_values"):  # a page that reads itself (e.g. an older Gorbunov week)
+        rows = data.lean_values(fields)
+    else:
         return None
     lines = []
-    for values in queryset.values(*fields):
+    for values in rows:
         cells = table.lean_cells(values)
         parts = []
         for column in columns:

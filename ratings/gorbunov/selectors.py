@@ -122,7 +122,9 @@ def list_view(
     return ListView(snapshot=snapshot, newest=newest, entries=entries)
 
 
-def past_week_page(*, snapshot: RatingSnapshot, offset: int, limit: int) -> list[RatingEntry]:
+def past_week_page(
+    *, snapshot: RatingSnapshot, offset: int, limit: int, fields: tuple[str, ...] = ()
+) -> list[RatingEntry] | list[dict]:
     """One page of an older week's list in rank order (rating, then player id), each entry with ``shown_rank``,
     in two queries (three after the first page), however many players and weeks.
 
@@ -164,26 +166,31 @@ def past_week_page(*, snapshot: RatingSnapshot, offset: int, limit: int) -> list
         "e.id, e.rating, e.player_id", "", [], " ORDER BY e.rating DESC, e.player_id LIMIT %s", [offset + limit]
     )
     page_ids = f"SELECT id FROM ({union}) rows ORDER BY rating DESC, player_id LIMIT %s OFFSET %s"
-    entries = list(
+    page = (
         RatingEntry.objects.filter(pk__in=RawSQL(page_ids, [*params, limit, offset]))
         .select_related("player__club")
         .defer("details")
         .order_by("-rating", "player_id")
     )
+    # ``fields``: the rows as ``QuerySet.values`` (a table's ``lean_fields``), each with its "shown_rank".
+    entries = list(page.values(*fields, "rating")) if fields else list(page)
     if not entries:
         return entries
+    rating = (lambda row: row["rating"]) if fields else (lambda entry: entry.rating)
     higher = 0
     if offset:
-        union, params = legs("1", " AND e.rating > %s", [entries[0].rating], "", [])
+        union, params = legs("1", " AND e.rating > %s", [rating(entries[0])], "", [])
         with connection.cursor() as cursor:
             cursor.execute(f"SELECT COUNT(*) FROM ({union}) higher", params)
             higher = cursor.fetchone()[0]
-    previous = None
+    previous, shown = None, 0
     for position, entry in enumerate(entries):
-        if previous is not None and entry.rating == previous.rating:
-            entry.shown_rank = previous.shown_rank
+        if previous is None or rating(entry) != rating(previous):
+            shown = higher + 1 if position == 0 else offset + position + 1
+        if fields:
+            entry["shown_rank"] = shown
         else:
-            entry.shown_rank = higher + 1 if position == 0 else offset + position + 1
+            entry.shown_rank = shown
         previous = entry
     return entries
 

@@ -1,3 +1,4 @@
+from collections.abc import Sequence
 from types import SimpleNamespace
 
 import django_tables2 as tables
@@ -62,6 +63,8 @@ class ListTable(tables.Table):
     def lean_cells(self, row: dict) -> dict:
         """Each cell as the ``render_*`` methods below write it, from a row of ``lean_fields``."""
         entry = SimpleNamespace(rank=row["rank"], rating=row["rating"], delta=row["delta"])
+        if "shown_rank" in row:  # an older week read a page at a time (PastWeekSlice)
+            entry.shown_rank = row["shown_rank"]
         entry.snapshot_id = row["snapshot_id"]
         name = row_name(row, current_language())
         return {
@@ -137,7 +140,7 @@ class PastWeekRows(TableData):
 
         if isinstance(key, slice):
             start, stop, _step = key.indices(self.count)
-            return past_week_page(snapshot=self.snapshot, offset=start, limit=max(stop - start, 0))
+            return PastWeekSlice(self.snapshot, start, max(stop - start, 0))
         return past_week_page(snapshot=self.snapshot, offset=key, limit=1)[0]
 
     def __iter__(self):
@@ -146,6 +149,33 @@ class PastWeekRows(TableData):
     def order_by(self, aliases):
         if tuple(aliases) not in ((), ("rank",)):
             raise ValueError(f"an older week is read in rank order only, not {aliases}")
+
+
+class PastWeekSlice(Sequence):
+    """A page of ``PastWeekRows``, read when first used: as entries (``past_week_page``), or as the table's
+    ``lean_fields`` when its rows are written from values (``lean_values``, ``federation.table_rows``)."""
+
+    def __init__(self, snapshot, offset: int, limit: int):
+        self.snapshot, self.offset, self.limit = snapshot, offset, limit
+        self._entries = None
+
+    def _read(self) -> list:
+        from ratings.gorbunov.selectors import past_week_page
+
+        if self._entries is None:
+            self._entries = past_week_page(snapshot=self.snapshot, offset=self.offset, limit=self.limit)
+        return self._entries
+
+    def lean_values(self, fields: tuple[str, ...]) -> list[dict]:
+        from ratings.gorbunov.selectors import past_week_page
+
+        return past_week_page(snapshot=self.snapshot, offset=self.offset, limit=self.limit, fields=fields)
+
+    def __getitem__(self, key):
+        return self._read()[key]
+
+    def __len__(self) -> int:
+        return len(self._read())
 
 
 def list_table(data, *, view):
