@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from federation import formatting
 from federation.i18n import current_language
 from federation.models import Player
+from federation.table_rows import EMPTY, link
 from tournaments.models import Result
 
 # Phone-first tables (issue 16): place, player and rating come first and always show; a number never wraps; the
@@ -90,8 +91,6 @@ def row_name(row: dict, language: str) -> str:
 def empty_or(value, make=None):
     """A cell of ``lean_cells``: ``make(value)`` (the value itself without ``make``), or ``EMPTY`` when the column's
     value is empty (django-tables2's ``None`` or ""), which shows the column's default without rendering."""
-    from federation.table_rows import EMPTY
-
     if value is None or value == "":
         return EMPTY
     return value if make is None else make(value)
@@ -189,6 +188,28 @@ class PlayerResultTable(tables.Table):
         fields = ["date", "tournament", "place", "result_count", "discipline", "city"]
         sequence = fields
         order_by = ("-date",)
+
+    #: A page of rows read as values and written by ``lean_cells`` (``federation.table_rows``).
+    lean_fields = ("tournament__end_date", "tournament_id", "tournament__name", "tournament__discipline")
+    lean_fields += ("tournament__city", "place", "result_count")
+
+    def lean_cells(self, row: dict) -> dict:
+        """Each cell as the columns above write it, from a row of ``lean_fields``."""
+        from django.utils.encoding import force_str
+
+        from tournaments.models import Tournament
+
+        disciplines = dict(Tournament._meta.get_field("discipline").flatchoices)
+        discipline = row["tournament__discipline"]
+        url = url_with_id("tournaments:tournament_detail", row["tournament_id"])
+        return {
+            "date": empty_or(row["tournament__end_date"], self.render_date),
+            "tournament": empty_or(row["tournament__name"], lambda name: link(url, name)),
+            "discipline": empty_or(force_str(disciplines.get(discipline, discipline), strings_only=True)),
+            "city": empty_or(row["tournament__city"]),
+            "place": empty_or(row["place"]),
+            "result_count": empty_or(row["result_count"]),
+        }
 
     def render_date(self, value):
         return formatting.day(value)
