@@ -251,9 +251,10 @@ def select_options(bound_field) -> SafeString:
     else:
         choices = field.choices
     current = str(bound_field.value())
-    return mark_safe(  # format_html escaped every value and label
+    return mark_safe(  # as format_html: every value and label through conditional_escape
         "".join(
-            format_html('<option value="{}"{}>{}</option>', value, " selected" if str(value) == current else "", label)
+            f'<option value="{conditional_escape(value)}"{" selected" if str(value) == current else ""}>'
+            f"{conditional_escape(label)}</option>"
             for value, label in choices
         )
     )
