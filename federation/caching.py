@@ -20,6 +20,18 @@ without asking (``s-maxage``).
 
 Not cached (rendered every time, ``Cache-Control: private``): a signed-in visitor's pages (they show staff links),
 a request carrying flash messages, downloads (``_export``), and anything but a ``200``.
+
+``Vary``. Decision: a public page does not vary on ``Cookie``, whether just rendered or from the cache (before, a
+freshly rendered page whose view looked at ``request.user`` sent ``Vary: Cookie``, the same page from the cache did
+not). The language is chosen by the address alone (Russian at the root, English under ``/en/``: no cookie and no
+``Accept-Language`` choose it), and a public page is the same for every anonymous visitor; the pages that do depend
+on a cookie (signed in, flash messages) are ``private``, so a shared cache never stores them. ``Vary: Cookie`` would
+make a CDN keep one copy per cookie (any analytics cookie) or refuse to keep the page at all, which is the opposite of
+what ``Cache-Control: public`` asks. ``PublicPageVaryMiddleware`` (listed before ``SessionMiddleware``, so it sees the
+response after the session added its ``Vary``) takes ``Cookie`` out of the ``Vary`` of the responses this module
+marked public; ``Vary: Accept-Language``, which Django's ``LocaleMiddleware`` sends at the root, is left as it is.
+A CDN set with ``PUBLIC_PAGE_SHARED_MAX_AGE`` may show a signed-in member the public copy of a page (without the
+staff links) for that long: the staff work in the admin.
 """
 
 from __future__ import annotations
@@ -74,6 +86,7 @@ def _matches(request: HttpRequest, etag: str) -> bool:
 
 
 def _headers(response: HttpResponse, etag: str, modified: float) -> HttpResponse:
+    response.public_page = True  # PublicPageVaryMiddleware: the same for every anonymous visitor
     response["ETag"] = etag
     response["Last-Modified"] = http_date(modified)
     shared = int(getattr(settings, "PUBLIC_PAGE_SHARED_MAX_AGE", 0) or 0)
@@ -128,3 +141,20 @@ def cached_page(version: Callable[..., str | None]):
         return wrapped
 
     return decorator
+
+
+class PublicPageVaryMiddleware:
+    """Takes ``Cookie`` out of ``Vary`` on the public pages ``cached_page`` answered (see the module's docstring)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if getattr(response, "public_page", False) and response.has_header("Vary"):
+            kept = [part.strip() for part in response["Vary"].split(",") if part.strip().lower() != "cookie"]
+            if kept:
+                response["Vary"] = ", ".join(kept)
+            else:
+                del response["Vary"]
+        return response

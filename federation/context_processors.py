@@ -1,5 +1,7 @@
+from functools import lru_cache
+
 from django.conf import settings
-from django.urls import Resolver404, resolve, reverse, translate_url
+from django.urls import NoReverseMatch, Resolver404, get_script_prefix, resolve, reverse
 from django.utils import translation
 from django.utils.translation import get_language
 
@@ -9,25 +11,31 @@ def language_links(request):
 
     Only an address the site resolves is translated; any other (a 404 page) links to each language's home page.
     The raw path is never echoed: ``GET //evil.example/x`` gave links a browser resolves to another site.
+    The page's own match (``request.resolver_match``) is reversed in each language, as ``translate_url`` does after
+    resolving the address again (two more resolutions a page, issue 16); a page rendered before the address was
+    resolved (a middleware's answer) resolves it here.
     """
     current = get_language()
-    try:
-        resolve(request.path_info)
-        known = True
-    except Resolver404:
-        known = False
+    match = getattr(request, "resolver_match", None)
+    if match is None:
+        try:
+            match = resolve(request.path_info)
+        except Resolver404:
+            match = None
     query = request.META.get("QUERY_STRING", "")
     links = []
     for code, _name in settings.LANGUAGES:
-        if known:
-            url = translate_url(request.path, code)
-            if query:
-                url = f"{url}?{query}"
-        else:
-            with translation.override(code):
+        with translation.override(code):
+            if match is not None:
+                try:
+                    url = reverse(match.view_name, args=match.args, kwargs=match.kwargs)
+                except NoReverseMatch:
+                    url = request.path
+                if query:
+                    url = f"{url}?{query}"
+            else:
                 url = reverse("federation:home")
-        if not url.startswith("/") or url.startswith("//") or url.startswith("/\\"):
-            with translation.override(code):
+            if not url.startswith("/") or url.startswith("//") or url.startswith("/\\"):
                 url = reverse("federation:home")
         links.append(
             {"code": code, "label": "Русский" if code == "ru" else "English", "url": url, "current": code == current}
@@ -35,9 +43,35 @@ def language_links(request):
     return {"language_links": links}
 
 
+#: The addresses every page links to (the menu, the footer), by name in the ``site_urls`` context.
+SITE_URLS = {
+    "home": "federation:home",
+    "players": "federation:player_list",
+    "tournaments": "tournaments:tournament_list",
+    "gorbunov": "ratings:gorbunov:index",
+    "mahjong": "ratings:mahjong:index",
+    "go": "go:index",
+    "preferans": "preferans:index",
+    "about": "federation:about",
+    "contact": "federation:contact",
+    "guides": "ratings:guide_index",
+}
+
+
+@lru_cache(maxsize=16)
+def _site_urls(language: str | None, prefix: str) -> dict[str, str]:
+    return {key: reverse(name) for key, name in SITE_URLS.items()}
+
+
+def site_urls() -> dict[str, str]:
+    """``SITE_URLS`` reversed once per language (and script prefix), not a dozen ``{% url %}`` on every page."""
+    return _site_urls(get_language(), get_script_prefix())
+
+
 def site_identity(request):
     """``site``: the federation's name, description, logo and colours for the header, the footer and the meta tags;
-    ``nav``: the name of the current menu section (``url_name``'s namespace) for the highlight."""
+    ``site_urls``: the menu's and the footer's addresses; ``nav_section``: the name of the current menu section
+    (``url_name``'s namespace) for the highlight."""
     from federation.identity import identity_context
 
     match = getattr(request, "resolver_match", None)
@@ -47,4 +81,4 @@ def site_identity(request):
         section = namespaces[-1] if namespaces else ""
         if match.view_name in ("federation:player_list", "federation:player_detail"):
             section = "players"
-    return {"site": identity_context(), "nav_section": section}
+    return {"site": identity_context(), "nav_section": section, "site_urls": site_urls()}

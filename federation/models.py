@@ -154,9 +154,14 @@ class Player(models.Model):
 
     def display_name(self, language: str) -> str:
         """The name in the visitor's alphabet: Latin for English when we have it, Cyrillic otherwise."""
-        if language.startswith("en") and self.last_name_latin:
-            return self.full_name_latin
-        return self.full_name
+        return self.name_in(language, self.last_name, self.first_name, self.last_name_latin, self.first_name_latin)
+
+    @staticmethod
+    def name_in(language: str, last_name: str, first_name: str, last_name_latin: str, first_name_latin: str) -> str:
+        """``display_name`` of a player read as values (a list's rows, ``federation.table_rows``)."""
+        if language.startswith("en") and last_name_latin:
+            return " ".join(part for part in (last_name_latin, first_name_latin) if part)
+        return " ".join(part for part in (last_name, first_name) if part)
 
 
 colour_validator = RegexValidator(r"^#[0-9a-fA-F]{6}$", _("A colour as #RRGGBB, e.g. #1f4e79."))

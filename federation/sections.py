@@ -4,6 +4,10 @@
 ``(request, obj) -> str | None`` that return a rendered HTML fragment (or ``None`` when the discipline has
 nothing to show for this object). The page stays one template, and each discipline keeps its queries, bounded in
 number, in its own module.
+
+A fragment is rendered without the request (``render_to_string(name, context)``): the page's context processors
+(the language links, the federation's identity) run once, for the page, not again for each section; a section
+template reads only its own context and the template tags (``{% get_current_language %}`` for the language).
 """
 
 from django.conf import settings

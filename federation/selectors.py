@@ -18,20 +18,35 @@ def player_list(*, search: str = "") -> QuerySet[Player]:
     return player_search(queryset=players, search=search)
 
 
-def player_places(*, players: QuerySet[Player] | None = None) -> tuple[list[str], list[str]]:
+def player_places(*, players: QuerySet[Player] | None = None, shape: str = "") -> tuple[list[str], list[str]]:
     """The cities and countries these players (all people, no bots, by default) come from, in one query.
 
     On PostgreSQL a skip scan of the index on (city, country): one index probe per place (a few dozen), not a pass
-    over every player (20,000 took 4-10 ms a list page, issue 16); elsewhere ``DISTINCT``."""
+    over every player (20,000 took 4-10 ms a list page, issue 16); elsewhere ``DISTINCT``. ``shape`` names a
+    ``players`` that is always the same query (no value of the request in it): its statement is then built once per
+    process, not compiled from the querysets on every page (most of the cost beside the query itself)."""
     from django.db import connection
 
-    people = Player.objects.filter(is_bot=False)
-    if players is not None:
-        people = people.filter(Exists(players.filter(pk=OuterRef("pk"))))
+    from federation.db import bound_cursor
+
+    def people() -> QuerySet[Player]:
+        found = Player.objects.filter(is_bot=False)
+        return found if players is None else found.filter(Exists(players.filter(pk=OuterRef("pk"))))
+
     if connection.vendor == "postgresql":
-        pairs = _distinct_places(people)
+        if players is None or shape:
+            key = (connection.alias, shape if players is not None else "")
+            if key not in _PLACES_STATEMENTS:
+                _PLACES_STATEMENTS[key] = _places_statement(people())
+            sql, params = _PLACES_STATEMENTS[key]
+        else:
+            sql, params = _places_statement(people())
+        # The same text on every page: prepared by PostgreSQL after its fifth run on a connection.
+        with bound_cursor() as cursor:
+            cursor.execute(sql, params)
+            pairs = cursor.fetchall()
     else:
-        pairs = people.order_by().values_list("city", "country").distinct()
+        pairs = people().order_by().values_list("city", "country").distinct()
     cities, countries = set(), set()
     for city, country in pairs:
         if city:
@@ -40,7 +55,11 @@ def player_places(*, players: QuerySet[Player] | None = None) -> tuple[list[str]
     return sorted(cities), sorted(countries)
 
 
-def _distinct_places(people: QuerySet[Player]) -> list[tuple[str, str]]:
+#: ``_places_statement`` of each fixed ``players`` (``player_places``'s ``shape``), per database.
+_PLACES_STATEMENTS: dict[tuple[str, str], tuple[str, list]] = {}
+
+
+def _places_statement(people: QuerySet[Player]) -> tuple[str, list]:
     """``SELECT DISTINCT city, country`` as a recursive walk of the index ``player_place_idx``: each step takes the
     next (city, country) after the one before."""
     from django.db import connection
@@ -54,9 +73,7 @@ def _distinct_places(people: QuerySet[Player]) -> list[tuple[str, str]]:
         f"WITH RECURSIVE places(city, country) AS (({first_sql}) UNION ALL "
         f"SELECT next.city, next.country FROM places, LATERAL ({next_sql}) next) SELECT city, country FROM places"
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*first_params, *next_params])
-        return cursor.fetchall()
+    return sql, [*first_params, *next_params]
 
 
 def player_search(*, queryset: QuerySet[Player], search: str) -> QuerySet[Player]:
@@ -176,24 +193,14 @@ def version_of(fragments: list[Fragment]) -> str:
     On PostgreSQL through a server-binding cursor: the statement's text is the same for every request of a page
     (only the parameters differ), so psycopg prepares it after its fifth run on a connection and PostgreSQL no
     longer plans a dozen subqueries each time (planning took three times as long as running them, issue 16)."""
-    from django.db import connection
+    from federation.db import bound_cursor
 
     sql = "SELECT " + ", ".join(f"({part})" for part, _params in fragments)
     params = [value for _part, values in fragments for value in values]
-    with _prepared_cursor(connection) as cursor:
+    with bound_cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
     return "|".join(str(value) for value in row)
-
-
-def _prepared_cursor(connection):
-    if connection.vendor != "postgresql":
-        return connection.cursor()
-    from django.db.backends.postgresql.base import ServerBindingCursor
-
-    connection.ensure_connection()
-    raw = ServerBindingCursor(connection.connection)
-    return connection.make_debug_cursor(raw) if connection.queries_logged else connection.make_cursor(raw)
 
 
 def registry_fragments() -> list[Fragment]:

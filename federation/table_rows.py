@@ -20,7 +20,7 @@ from functools import partial
 
 from django.conf import settings
 from django.core.exceptions import FieldDoesNotExist
-from django.db.models import Model
+from django.db.models import Model, QuerySet
 from django.utils import formats
 from django.utils.html import conditional_escape, escape, format_html
 from django.utils.http import urlencode
@@ -156,11 +156,15 @@ class _Column:
             td = self.bound_column.attrs["td"].as_html()
         else:
             td = self.td
+        return f"<td {td}>{self.text(content)}</td>"
+
+    def text(self, content) -> str:
+        """A cell's content as the template writes it: localised (as the column asks) and escaped."""
         kind = type(content)
         if kind is SafeString:  # what localize and conditional_escape leave as it is
-            return f"<td {td}>{content}</td>"
+            return content
         if kind is str:
-            return f"<td {td}>{escape(content)}</td>"
+            return escape(content)
         content = template_localtime(content)
         if type(content) is int and self.localize is not False and not settings.USE_THOUSAND_SEPARATOR:
             content = str(content)  # what formats.localize writes for a whole number without grouping
@@ -168,18 +172,67 @@ class _Column:
             content = formats.localize(content)
         else:
             content = str(formats.localize(content, use_l10n=bool(self.localize)))
-        return f"<td {td}>{conditional_escape(content)}</td>"
+        return conditional_escape(content)
+
+
+#: A row's value that is empty: the cell shows the column's default, as django-tables2 does (``lean_cells``).
+EMPTY = object()
+
+
+def link(href: str, text: str) -> SafeString:
+    """``format_html('<a href="{}">{}</a>', href, text)``, as a column's ``linkify`` writes it."""
+    return SafeString(f'<a href="{conditional_escape(href)}">{conditional_escape(text)}</a>')
+
+
+def _lean_rows(table, columns: list[_Column]) -> list[str] | None:
+    """The page's rows written from plain values, when the table knows how (issue 16: reading 50 rows as model
+    instances and rendering each cell through django-tables2's machinery was most of a list page's time).
+
+    A table opts in with ``lean_fields`` (what ``QuerySet.values`` reads for a row) and ``lean_cells(row)``: each
+    visible column's content as its ``render_*`` method (or its plain value) gives it, ``EMPTY`` for an empty value
+    (the column's default then shows); the contents are then localised and escaped as any cell's. Only for a page of
+    a queryset with plain rows (no ``row_attrs``, no pinned rows, no computed ``<td>`` attributes); any other table
+    is written cell by cell. A page that is not a queryset may offer ``lean_values(fields)`` for its rows as dicts.
+    ``tests/ratings/test_lean_lists.py`` and ``tests/ratings/gorbunov/test_lean_rows.py`` hold each such table to the
+    same HTML."""
+    fields = getattr(table, "lean_fields", None)
+    page = getattr(table, "page", None)
+    if not fields or page is None or table.row_attrs or any(column.td is None for column in columns):
+        return None
+    if table.get_top_pinned_data() or table.get_bottom_pinned_data():
+        return None
+    data = getattr(page.object_list, "data", None)
+    if isinstance(data, QuerySet):
+        rows = data.values(*fields)
+    elif hasattr(data, "lean_values"):  # a page that reads itself (e.g. an older Gorbunov week)
+        rows = data.lean_values(fields)
+    else:
+        return None
+    lines = []
+    for values in rows:
+        cells = table.lean_cells(values)
+        parts = []
+        for column in columns:
+            content = cells[column.bound_column.name]
+            if content is EMPTY:
+                content = column.default
+            parts.append(f"<td {column.td}>{column.text(content)}</td>")
+        parity = 'class="odd"' if next(table._counter) % 2 else 'class="even"'
+        lines.append(f"<tr {parity}>" + "".join(parts) + "</tr>")
+    return lines
 
 
 def table_rows(table) -> SafeString:
     """``<tr>`` elements of the table's current page (or its ``empty_text`` row), as its template would write them."""
     columns = [_Column(table, bound_column) for bound_column in table.columns]
     plain_rows = not table.row_attrs
-    lines = []
-    for row in table.paginated_rows:
-        parity = 'class="odd"' if row.row_counter % 2 else 'class="even"'
-        attributes = parity if plain_rows else row.attrs.as_html()
-        lines.append(f"<tr {attributes}>" + "".join(column.cell(row) for column in columns) + "</tr>")
+    lines = _lean_rows(table, columns)
+    if lines is None:
+        lines = []
+        for row in table.paginated_rows:
+            parity = 'class="odd"' if row.row_counter % 2 else 'class="even"'
+            attributes = parity if plain_rows else row.attrs.as_html()
+            lines.append(f"<tr {attributes}>" + "".join(column.cell(row) for column in columns) + "</tr>")
     if not lines and table.empty_text:
         lines.append(f'<tr><td colspan="{len(columns)}">{conditional_escape(table.empty_text)}</td></tr>')
     return mark_safe("\n".join(lines))
@@ -198,9 +251,10 @@ def select_options(bound_field) -> SafeString:
     else:
         choices = field.choices
     current = str(bound_field.value())
-    return mark_safe(  # format_html escaped every value and label
+    return mark_safe(  # as format_html: every value and label through conditional_escape
         "".join(
-            format_html('<option value="{}"{}>{}</option>', value, " selected" if str(value) == current else "", label)
+            f'<option value="{conditional_escape(value)}"{" selected" if str(value) == current else ""}>'
+            f"{conditional_escape(label)}</option>"
             for value, label in choices
         )
     )
@@ -252,7 +306,9 @@ def table_html(table, request) -> SafeString:
         parts.append("</tr></tfoot>")
     parts.append("</table>")
     page = getattr(table, "page", None)
-    if page and table.paginator.num_pages > 1:
+    # ``if page``, as the template asks, would count the page's rows (reading them again when they were written
+    # from values); an empty page has no other page (django-tables2 serves the last page for one out of range).
+    if page is not None and table.paginator.num_pages > 1:
         field = table.prefixed_page_field
         parts.append('<nav aria-label="Table navigation"><ul class="pagination justify-content-center">')
         if page.has_previous():

@@ -68,7 +68,11 @@ def player_list_view(request):
 @cached_page(lambda request, pk: player_page_version(pk))
 def player_detail(request, pk: int):
     player = get_object_or_404(Player.objects.select_related("club"), pk=pk, is_bot=False)
-    table = PlayerResultTable(player_results(player=player))
+    # Only what the table shows of each result and its tournament (federation.tables.PlayerResultTable).
+    results = player_results(player=player).only(
+        "place", "player", "tournament", *(f"tournament__{name}" for name in ("end_date", "name", "discipline", "city"))
+    )
+    table = PlayerResultTable(results)
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     sections = render_sections("PLAYER_PAGE_SECTIONS", request, player)
     breadcrumbs = [

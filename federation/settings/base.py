@@ -53,6 +53,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
+    # Before the sessions: a public page does not vary on Cookie (federation/caching.py).
+    "federation.caching.PublicPageVaryMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -125,10 +127,10 @@ def tune_postgres(database: dict) -> dict:
 
     - JIT compilation takes longer than the short queries of a web page themselves, and wins nothing here.
     - ``prepare_threshold``: Django turns psycopg's prepared statements off; only the statements run through a
-      server-binding cursor can be prepared (the preferans deal's hot path,
-      ``ratings.preferans.services.deal_sql.bound_cursor``), and with this they are after their fifth run on a
-      connection. Behind a pooler in transaction mode without prepared statement support (PgBouncer before 1.21),
-      set ``DJANGO_DB_PREPARE_THRESHOLD=0`` to keep them off.
+      server-binding cursor (``federation.db.bound_cursor``: the page versions, the API's lists, the preferans
+      deal's hot path) can be prepared, and with this they are after their fifth run on a connection. Behind
+      a pooler in transaction mode without prepared statement support (PgBouncer before 1.21), set
+      ``DJANGO_DB_PREPARE_THRESHOLD=0`` to keep them off.
     """
     if database["ENGINE"] == "django.db.backends.postgresql":
         options = database.setdefault("OPTIONS", {})

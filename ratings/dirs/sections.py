@@ -32,5 +32,4 @@ def player_section(request, player) -> str | None:
             "starting": starting,
             "starting_rating": f"{int(starting.rating):03d}" if starting else "",
         },
-        request=request,
     )

@@ -8,16 +8,21 @@ from django.db.models import F, Q, QuerySet, Window
 from django.db.models.functions import Rank
 
 from federation.models import Player
+from federation.tables import listed
 
 from .models import DirsGame, DirsRating
 
 
 def dirs_leaderboard() -> QuerySet[DirsRating]:
     """Everyone with a DIRS rating, best first; ``place`` is shared by equal ratings (within the filter applied)."""
-    return (
+    return listed(
         DirsRating.objects.select_related("player", "club")
         .annotate(place=Window(Rank(), order_by=F("rating").desc()))
-        .order_by("-rating", "player__last_name", "player_id")
+        .order_by("-rating", "player__last_name", "player_id"),
+        "rating",
+        "acceleration",
+        "games",
+        club="club",
     )
 
 
@@ -33,7 +38,9 @@ def dirs_starting_rating_of(*, player: Player):
     """The rating carried over from the federation's list (``StartingRating`` of the DIRS list), or None."""
     from ratings.models import Engine, StartingRating
 
-    return StartingRating.objects.filter(player=player, rating_list__engine=Engine.DIRS).first()
+    # The lists' order (the model's default, less its sort by the players' names: one player here).
+    carried = StartingRating.objects.filter(player=player, rating_list__engine=Engine.DIRS)
+    return carried.order_by("rating_list__ordering", "rating_list__slug", "rating_list_id").first()
 
 
 def dirs_ratings_by_player() -> dict[int, int]:

@@ -1,3 +1,5 @@
+from types import SimpleNamespace
+
 import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import format_html
@@ -5,7 +7,20 @@ from django.utils.translation import gettext_lazy as _
 
 from federation import formatting
 from federation.i18n import current_language
-from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn, order_by_name, url_with_id
+from federation.table_rows import link
+from federation.tables import (
+    FOLD,
+    NAME,
+    NUMBER,
+    NUMBER_FOLD,
+    PLAYER_NAME_FIELDS,
+    RATING,
+    PlayerIdColumn,
+    empty_or,
+    order_by_name,
+    row_name,
+    url_with_id,
+)
 from ratings.engines import dirs
 
 from .models import DirsGame, DirsRating
@@ -45,6 +60,24 @@ class DirsLeaderboardTable(tables.Table):
         sequence = ["place", "player_id", "name", "rating", "rank", "acceleration", "games", "club"]
         order_by = ("-rating",)
         attrs = {"class": "table table-sm table-striped table-hover align-middle", "id": "dirs-leaderboard"}
+
+    #: A page of rows read as values and written by ``lean_cells`` (``federation.table_rows``).
+    lean_fields = ("place", "rating", "acceleration", "games", "player_id", *PLAYER_NAME_FIELDS, "club__name")
+
+    def lean_cells(self, row: dict) -> dict:
+        """Each cell as the ``render_*`` methods below write it, from a row of ``lean_fields``."""
+        name = row_name(row, current_language())
+        return {
+            "place": empty_or(row["place"]),
+            "name": empty_or(
+                row["player__last_name"], lambda _last: link(url_with_id("dirs:player", row["player_id"]), name)
+            ),
+            "rating": empty_or(row["rating"], self.render_rating),
+            "rank": self.render_rank(SimpleNamespace(rating=row["rating"])),
+            "acceleration": empty_or(row["acceleration"]),
+            "games": empty_or(row["games"]),
+            "club": empty_or(row["club__name"]),
+        }
 
     def order_name(self, queryset, is_descending):
         return order_by_name(queryset, is_descending, prefix="player__")

@@ -36,7 +36,7 @@ def player_section(request, player) -> str | None:
                 "changes": [{"change": change, "explanation": change.explanation(language)} for change in item.changes],
             }
         )
-    return render_to_string("gorbunov/player_section.html", {"items": items}, request=request)
+    return render_to_string("gorbunov/player_section.html", {"items": items})
 
 
 def tournament_section(request, tournament) -> str | None:
@@ -52,4 +52,4 @@ def tournament_section(request, tournament) -> str | None:
         }
         for item in items
     ]
-    return render_to_string("gorbunov/tournament_section.html", {"rows": rows}, request=request)
+    return render_to_string("gorbunov/tournament_section.html", {"rows": rows})

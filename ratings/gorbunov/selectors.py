@@ -18,6 +18,7 @@ from django.db.models.functions import RowNumber
 
 from federation.models import Player
 from federation.selectors import player_search
+from federation.tables import listed
 from ratings.engines.gorbunov import week_start
 from ratings.gorbunov.params import validate
 from ratings.models import Engine, RatingChange, RatingEntry, RatingList, RatingSnapshot, StartingRating
@@ -40,6 +41,18 @@ def list_snapshots(*, rating_list: RatingList) -> QuerySet[RatingSnapshot]:
     ``stored_players``: how many players the list had that week, as the publication stored it (``summary``)."""
     return (
         RatingSnapshot.objects.filter(rating_list=rating_list)
+        .defer("summary")
+        .annotate(stored_players=KT("summary__players"))
+    )
+
+
+def shown_list_snapshots(*, slug: str) -> QuerySet[RatingSnapshot]:
+    """``list_snapshots`` of the active Gorbunov list ``slug`` read with their list (one query for both on the
+    list's page; the page reads the list alone only when it has no publication)."""
+    return (
+        RatingSnapshot.objects.filter(rating_list__slug=slug, rating_list__engine=Engine.GORBUNOV)
+        .filter(rating_list__is_active=True)
+        .select_related("rating_list")
         .defer("summary")
         .annotate(stored_players=KT("summary__players"))
     )
@@ -103,11 +116,15 @@ def list_view(
         if search:
             players = player_search(queryset=players, search=search)
         entries = entries.filter(player__in=players.values("pk"))
-    entries = entries.select_related("player__club")
+    entries = listed(
+        entries.select_related("player__club"), "rank", "rating", "delta", "events", "snapshot", club="player__club"
+    )
     return ListView(snapshot=snapshot, newest=newest, entries=entries)
 
 
-def past_week_page(*, snapshot: RatingSnapshot, offset: int, limit: int) -> list[RatingEntry]:
+def past_week_page(
+    *, snapshot: RatingSnapshot, offset: int, limit: int, fields: tuple[str, ...] = ()
+) -> list[RatingEntry] | list[dict]:
     """One page of an older week's list in rank order (rating, then player id), each entry with ``shown_rank``,
     in two queries (three after the first page), however many players and weeks.
 
@@ -149,26 +166,31 @@ def past_week_page(*, snapshot: RatingSnapshot, offset: int, limit: int) -> list
         "e.id, e.rating, e.player_id", "", [], " ORDER BY e.rating DESC, e.player_id LIMIT %s", [offset + limit]
     )
     page_ids = f"SELECT id FROM ({union}) rows ORDER BY rating DESC, player_id LIMIT %s OFFSET %s"
-    entries = list(
+    page = (
         RatingEntry.objects.filter(pk__in=RawSQL(page_ids, [*params, limit, offset]))
         .select_related("player__club")
         .defer("details")
         .order_by("-rating", "player_id")
     )
+    # ``fields``: the rows as ``QuerySet.values`` (a table's ``lean_fields``), each with its "shown_rank".
+    entries = list(page.values(*fields, "rating")) if fields else list(page)
     if not entries:
         return entries
+    rating = (lambda row: row["rating"]) if fields else (lambda entry: entry.rating)
     higher = 0
     if offset:
-        union, params = legs("1", " AND e.rating > %s", [entries[0].rating], "", [])
+        union, params = legs("1", " AND e.rating > %s", [rating(entries[0])], "", [])
         with connection.cursor() as cursor:
             cursor.execute(f"SELECT COUNT(*) FROM ({union}) higher", params)
             higher = cursor.fetchone()[0]
-    previous = None
+    previous, shown = None, 0
     for position, entry in enumerate(entries):
-        if previous is not None and entry.rating == previous.rating:
-            entry.shown_rank = previous.shown_rank
+        if previous is None or rating(entry) != rating(previous):
+            shown = higher + 1 if position == 0 else offset + position + 1
+        if fields:
+            entry["shown_rank"] = shown
         else:
-            entry.shown_rank = higher + 1 if position == 0 else offset + position + 1
+            entry.shown_rank = shown
         previous = entry
     return entries
 
@@ -185,11 +207,19 @@ class PlayerRating:
     starting: StartingRating | None = None
 
 
+#: What a player's changes show (``gorbunov_tags.change_rows`` and the chart's events).
+CHANGE_ROW_FIELDS = (
+    *("rating_list", "player", "event_date", "before", "after", "delta", "details", "explanation_ru"),
+    *("explanation_en", "tournament", "tournament__name"),
+)
+
+
 def player_ratings(*, player: Player) -> list[PlayerRating]:
     """Every Gorbunov rating of a player: the newest entry, the history points and the changes, in three queries."""
     entries = (
         RatingEntry.objects.filter(player=player, snapshot__rating_list__engine=Engine.GORBUNOV)
         .select_related("snapshot__rating_list")
+        .defer("details", "snapshot__summary", "snapshot__rating_list__params")  # not shown; JSON to decode
         .order_by("snapshot__rating_list__ordering", "snapshot__rating_list_id", "snapshot__as_of")
     )
     by_list: dict[int, PlayerRating] = {}
@@ -204,12 +234,14 @@ def player_ratings(*, player: Player) -> list[PlayerRating]:
         return []
     changes = (
         RatingChange.objects.filter(player=player, rating_list_id__in=list(by_list))
-        .select_related("tournament", "snapshot")
+        .select_related("tournament")
+        .only(*CHANGE_ROW_FIELDS)
         .order_by("-event_date", "-id")
     )
     for change in changes:
         by_list[change.rating_list_id].changes.append(change)
-    for starting in StartingRating.objects.filter(player=player, rating_list_id__in=list(by_list)):
+    # One per list (unique): no need of the model's sort by list and player names.
+    for starting in StartingRating.objects.filter(player=player, rating_list_id__in=list(by_list)).order_by():
         by_list[starting.rating_list_id].starting = starting
     return list(by_list.values())
 

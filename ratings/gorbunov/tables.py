@@ -1,10 +1,26 @@
+from collections.abc import Sequence
+from types import SimpleNamespace
+
 import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 from django_tables2.data import TableData
 
 from federation import formatting
 from federation.i18n import current_language
-from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn, order_by_name, url_with_id
+from federation.table_rows import link
+from federation.tables import (
+    FOLD,
+    NAME,
+    NUMBER,
+    NUMBER_FOLD,
+    PLAYER_NAME_FIELDS,
+    RATING,
+    PlayerIdColumn,
+    empty_or,
+    order_by_name,
+    row_name,
+    url_with_id,
+)
 from ratings.models import RatingEntry
 
 
@@ -36,9 +52,33 @@ class ListTable(tables.Table):
         order_by = ("rank",)
         attrs = {"class": "table table-sm table-striped table-hover align-middle", "id": "gorbunov-list"}
 
+    #: A page of rows read as values and written by ``lean_cells`` (``federation.table_rows``).
+    lean_fields = ("rank", "rating", "delta", "events", "snapshot_id", "player_id", *PLAYER_NAME_FIELDS)
+    lean_fields += ("player__city", "player__club__name")
+
     def __init__(self, *args, view, **kwargs):
         self.view = view
         super().__init__(*args, **kwargs)
+
+    def lean_cells(self, row: dict) -> dict:
+        """Each cell as the ``render_*`` methods below write it, from a row of ``lean_fields``."""
+        entry = SimpleNamespace(rank=row["rank"], rating=row["rating"], delta=row["delta"])
+        if "shown_rank" in row:  # an older week read a page at a time (PastWeekSlice)
+            entry.shown_rank = row["shown_rank"]
+        entry.snapshot_id = row["snapshot_id"]
+        name = row_name(row, current_language())
+        return {
+            "rank": empty_or(row["rank"], lambda _rank: self.view.rank(entry)),
+            "name": empty_or(
+                row["player__last_name"],
+                lambda _last: link(url_with_id("federation:player_detail", row["player_id"]), name),
+            ),
+            "rating": empty_or(row["rating"], self.render_rating),
+            "delta": self.render_delta(entry),
+            "events": empty_or(row["events"]),
+            "city": empty_or(row["player__city"]),
+            "club": empty_or(row["player__club__name"]),
+        }
 
     def order_rank(self, queryset, is_descending):
         # The newest list has its ranks stored (and indexed); an older week ranks by rating.
@@ -100,7 +140,7 @@ class PastWeekRows(TableData):
 
         if isinstance(key, slice):
             start, stop, _step = key.indices(self.count)
-            return past_week_page(snapshot=self.snapshot, offset=start, limit=max(stop - start, 0))
+            return PastWeekSlice(self.snapshot, start, max(stop - start, 0))
         return past_week_page(snapshot=self.snapshot, offset=key, limit=1)[0]
 
     def __iter__(self):
@@ -109,6 +149,33 @@ class PastWeekRows(TableData):
     def order_by(self, aliases):
         if tuple(aliases) not in ((), ("rank",)):
             raise ValueError(f"an older week is read in rank order only, not {aliases}")
+
+
+class PastWeekSlice(Sequence):
+    """A page of ``PastWeekRows``, read when first used: as entries (``past_week_page``), or as the table's
+    ``lean_fields`` when its rows are written from values (``lean_values``, ``federation.table_rows``)."""
+
+    def __init__(self, snapshot, offset: int, limit: int):
+        self.snapshot, self.offset, self.limit = snapshot, offset, limit
+        self._entries = None
+
+    def _read(self) -> list:
+        from ratings.gorbunov.selectors import past_week_page
+
+        if self._entries is None:
+            self._entries = past_week_page(snapshot=self.snapshot, offset=self.offset, limit=self.limit)
+        return self._entries
+
+    def lean_values(self, fields: tuple[str, ...]) -> list[dict]:
+        from ratings.gorbunov.selectors import past_week_page
+
+        return past_week_page(snapshot=self.snapshot, offset=self.offset, limit=self.limit, fields=fields)
+
+    def __getitem__(self, key):
+        return self._read()[key]
+
+    def __len__(self) -> int:
+        return len(self._read())
 
 
 def list_table(data, *, view):

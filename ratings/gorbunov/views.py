@@ -38,10 +38,14 @@ def index(request):
 @require_safe
 @cached_page(list_page_version)
 def list_detail(request, slug: str):
-    rating_list = get_object_or_404(RatingList, slug=slug, engine=Engine.GORBUNOV, is_active=True)
     asked = asked_date(request.GET)
-    shown = list_for_date(selectors.list_snapshots(rating_list=rating_list), asked, period_start=week_start)
+    # The publication and its list in one query; the list alone when it has none (or does not exist: 404).
+    shown = list_for_date(selectors.shown_list_snapshots(slug=slug), asked, period_start=week_start)
     snapshot = shown.snapshot
+    if snapshot is not None:
+        rating_list = snapshot.rating_list
+    else:
+        rating_list = get_object_or_404(RatingList, slug=slug, engine=Engine.GORBUNOV, is_active=True)
     context = {
         "rating_list": rating_list,
         "name": rating_list.display_name(current_language()),

@@ -87,7 +87,7 @@ def player_section(request, player: Player) -> str | None:
     if not context["has_any"]:
         return None
     context["in_section"] = True
-    return render_to_string("mahjong/_player.html", context, request=request)
+    return render_to_string("mahjong/_player.html", context)
 
 
 def _w_by_stage(tournament: engine.RatedTournament, coefficients: engine.Coefficients) -> list[dict]:
@@ -141,4 +141,4 @@ def tournament_section(request, tournament: Tournament) -> str | None:
     if tournament.discipline != Discipline.MAHJONG:
         return None
     context = tournament_context(tournament=tournament, today=timezone.localdate(), language=current_language())
-    return render_to_string("mahjong/_tournament.html", context, request=request)
+    return render_to_string("mahjong/_tournament.html", context)

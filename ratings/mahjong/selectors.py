@@ -18,6 +18,7 @@ from django.db.models.fields.json import KT
 
 from federation.models import Player
 from federation.selectors import player_places, player_search
+from federation.tables import listed
 from ratings.engines import mahjong as engine
 from ratings.engines.common import EngineError
 from ratings.mahjong.params import ENGINE_PRESETS, list_settings
@@ -172,6 +173,17 @@ def list_snapshots(*, rating_list: RatingList, summary: bool = True) -> QuerySet
     return snapshots if summary else snapshots.defer("summary").annotate(stored_entries=KT("summary__entries"))
 
 
+def shown_list_snapshots(*, slug: str) -> QuerySet[RatingSnapshot]:
+    """``list_snapshots(summary=False)`` of the active mahjong list ``slug``, each read with its list."""
+    return (
+        RatingSnapshot.objects.filter(rating_list__slug=slug, rating_list__engine__in=MAHJONG_ENGINES)
+        .filter(rating_list__is_active=True)
+        .select_related("rating_list")
+        .defer("summary")
+        .annotate(stored_entries=KT("summary__entries"))
+    )
+
+
 def snapshot_at(*, rating_list: RatingList, as_of: date | None = None, summary: bool = True) -> RatingSnapshot | None:
     """The snapshot in force on ``as_of`` (the latest on or before it; today's latest when None)."""
     snapshots = list_snapshots(rating_list=rating_list, summary=summary).order_by("-as_of")
@@ -185,10 +197,10 @@ def snapshot_dates(*, rating_list: RatingList) -> QuerySet[RatingSnapshot]:
 
 
 def snapshot_entries(*, snapshot: RatingSnapshot, search: str = "") -> QuerySet[RatingEntry]:
-    entries = RatingEntry.objects.filter(snapshot=snapshot).select_related("player__club")
+    entries = RatingEntry.objects.filter(snapshot=snapshot).select_related("player")
     if search.strip():
         entries = entries.filter(player__in=player_search(queryset=Player.objects.all(), search=search))
-    return entries.defer("details")
+    return listed(entries, "rank", "rating", "delta", "events", "snapshot")
 
 
 def snapshot_places(*, snapshot: RatingSnapshot) -> tuple[list[str], list[str]]:
@@ -212,12 +224,24 @@ def player_entries(*, player: Player, lists: list[RatingList]) -> dict[int, list
 
 
 def latest_snapshots(*, lists: list[RatingList], as_of: date | None = None) -> dict[int, RatingSnapshot]:
-    """The snapshot in force of each list: one query per list (three lists, three queries)."""
+    """The snapshot in force of each list (as ``snapshot_at`` without the summary), all in one query: each list's
+    newest snapshot on or before ``as_of`` picked by a correlated subquery."""
+    from django.db.models import OuterRef, Subquery
+
+    newest = RatingSnapshot.objects.filter(rating_list=OuterRef("rating_list"))
+    if as_of is not None:
+        newest = newest.filter(as_of__lte=as_of)
+    snapshots = (
+        RatingSnapshot.objects.filter(rating_list__in=[rating_list.pk for rating_list in lists])
+        .filter(pk=Subquery(newest.order_by("-as_of").values("pk")[:1]))
+        .defer("summary")
+        .annotate(stored_entries=KT("summary__entries"))
+    )
+    by_id = {rating_list.pk: rating_list for rating_list in lists}
     found = {}
-    for rating_list in lists:
-        snapshot = snapshot_at(rating_list=rating_list, as_of=as_of, summary=False)
-        if snapshot is not None:
-            found[rating_list.pk] = snapshot
+    for snapshot in snapshots:
+        snapshot.rating_list = by_id[snapshot.rating_list_id]  # as read through the list before: no query for it
+        found[snapshot.rating_list_id] = snapshot
     return found
 
 

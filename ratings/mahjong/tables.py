@@ -4,7 +4,19 @@ from django.utils.translation import gettext_lazy as _
 
 from federation import formatting
 from federation.i18n import current_language
-from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn, order_by_name, url_with_id
+from federation.tables import (
+    FOLD,
+    NAME,
+    NUMBER,
+    NUMBER_FOLD,
+    PLAYER_NAME_FIELDS,
+    RATING,
+    PlayerIdColumn,
+    empty_or,
+    order_by_name,
+    row_name,
+    url_with_id,
+)
 from ratings.models import RatingEntry
 
 
@@ -33,12 +45,30 @@ class MahjongEntryTable(tables.Table):
         order_by = ("rank",)
         attrs = {"class": "table table-sm table-striped table-hover align-middle", "id": "mahjong-list"}
 
+    #: A page of rows read as values and written by ``lean_cells`` (``federation.table_rows``).
+    lean_fields = ("rank", "rating", "delta", "events", "player_id", *PLAYER_NAME_FIELDS, "player__city")
+
+    def lean_cells(self, row: dict) -> dict:
+        """Each cell as the ``render_*`` methods below write it, from a row of ``lean_fields``."""
+        name = row_name(row, current_language())
+        return {
+            "rank": empty_or(row["rank"]),
+            "name": empty_or(row["player__last_name"], lambda _last: self._name_link(row["player_id"], name)),
+            "city": empty_or(row["player__city"]),
+            "rating": empty_or(row["rating"], self.render_rating),
+            "delta": empty_or(row["delta"], self.render_delta),
+            "events": empty_or(row["events"]),
+        }
+
     def order_name(self, queryset, is_descending):
         return order_by_name(queryset, is_descending, prefix="player__")
 
+    @staticmethod
+    def _name_link(player_id: int, name: str):
+        return format_html('<a href="{}">{}</a>', url_with_id("ratings:mahjong:player", player_id), name)
+
     def render_name(self, record):
-        url = url_with_id("ratings:mahjong:player", record.player_id)
-        return format_html('<a href="{}">{}</a>', url, record.player.display_name(current_language()))
+        return self._name_link(record.player_id, record.player.display_name(current_language()))
 
     def value_name(self, record):
         return record.player.display_name(current_language())

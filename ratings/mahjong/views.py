@@ -24,6 +24,7 @@ from ratings.mahjong.selectors import (
     latest_snapshots,
     list_snapshots,
     mahjong_lists,
+    shown_list_snapshots,
     snapshot_dates,
     snapshot_entries,
     snapshot_places,
@@ -55,11 +56,12 @@ def index(request):
 @require_safe
 @cached_page(list_page_version)
 def list_detail(request, slug: str):
-    rating_list = _list_or_404(slug)
     asked = asked_date(request.GET)
-    # The page shows entries only: the summary (every counted and excluded tournament) is not read.
-    shown = list_for_date(list_snapshots(rating_list=rating_list, summary=False), asked)
+    # The page shows entries only: the summary (every counted and excluded tournament) is not read. The snapshot
+    # and its list in one query; the list alone when it has none (or does not exist: 404).
+    shown = list_for_date(shown_list_snapshots(slug=slug), asked)
     snapshot = shown.snapshot
+    rating_list = snapshot.rating_list if snapshot is not None else _list_or_404(slug)
     context = {
         "rating_list": rating_list,
         "snapshot": snapshot,

@@ -32,4 +32,4 @@ def player_section(request, player) -> str | None:
         "deals": selectors.player_recent_deals(player=player),
         "starting_league": League(rating.start_league).label if rating.start_league in League.values else "",
     }
-    return render_to_string("preferans/_player_section.html", context, request=request)
+    return render_to_string("preferans/_player_section.html", context)

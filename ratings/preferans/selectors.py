@@ -17,9 +17,19 @@ from django.db.models import Count, Max, Min, QuerySet, Subquery, Sum
 
 from federation.models import Player
 from federation.selectors import player_search
+from federation.tables import listed
 from ratings.engines.common import Explanation
 from ratings.engines.preferans import AMATEUR, PRO, PlayerState, PreferansSettings, deal_delta, rate_deal
-from ratings.preferans.models import Deal, DealResult, Game, GameServer, League, PreferansRating, Seat
+from ratings.preferans.models import (
+    Deal,
+    DealResult,
+    Game,
+    GameServer,
+    League,
+    LeagueCount,
+    PreferansRating,
+    Seat,
+)
 from ratings.preferans.services import bound_cursor, rating_settings
 
 #: The calculator's bounds: ratings and whists a visitor may ask about.
@@ -31,10 +41,15 @@ CALC_MAX_CELLS = 400
 
 def leaderboard(*, league: str = League.AMATEUR, search: str = "") -> QuerySet[PreferansRating]:
     """The league's players (no bots), best first; the table sorts by current or by highest rating."""
-    ratings = (
+    ratings = listed(
         PreferansRating.objects.filter(league=league, player__is_bot=False)
         .select_related("player", "player__club")
-        .order_by("-rating", "player_id")
+        .order_by("-rating", "player_id"),
+        "rating",
+        "max_rating",
+        "league",
+        "deals",
+        club="player__club",
     )
     if search:
         players = player_search(queryset=Player.objects.filter(is_bot=False), search=search)
@@ -43,34 +58,42 @@ def leaderboard(*, league: str = League.AMATEUR, search: str = "") -> QuerySet[P
 
 
 def league_counts() -> dict[str, int]:
-    """Players (no bots) per league. The few bots are read first (index ``player_bot_idx``) and left out by id:
-    joining every rating to its player cost several times a scan of the ratings (issue 16)."""
-    bots = Player.objects.filter(is_bot=True).values("pk")
-    counts = dict(
-        PreferansRating.objects.exclude(player_id__in=bots)
-        .order_by()
-        .values_list("league")
-        .annotate(n=Count("pk"))
-        .values_list("league", "n")
-    )
+    """Players (no bots) per league: on PostgreSQL the counts its triggers keep (``LeagueCount``), one row a league;
+    elsewhere counted, the few bots read first (index ``player_bot_idx``) and left out by id."""
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        counts = dict(LeagueCount.objects.values_list("league", "players"))
+    else:
+        bots = Player.objects.filter(is_bot=True).values("pk")
+        counts = dict(
+            PreferansRating.objects.exclude(player_id__in=bots)
+            .order_by()
+            .values_list("league")
+            .annotate(n=Count("pk"))
+            .values_list("league", "n")
+        )
     return {value: counts.get(value, 0) for value, _label in League.choices}
 
 
 def player_rating(*, player: Player) -> PreferansRating | None:
     """The player's rating row, with what the federation's list carried over (``StartingRating``: ``start_rating``,
-    ``start_max_rating``, ``start_league``, ``start_date``, all None without one), in one query."""
-    from django.db.models import OuterRef
-
+    ``start_max_rating``, ``start_league``, ``start_date``, all None without one), in two plain queries: four
+    correlated subqueries, each sorted by the lists' and the players' names, took PostgreSQL longer to plan than
+    the two reads (issue 16)."""
     from ratings.models import Engine, StartingRating
 
-    carried = StartingRating.objects.filter(player=OuterRef("player_id"), rating_list__engine=Engine.PREFERANS)
-    fields = {"rating": "start_rating", "max_rating": "start_max_rating", "league": "start_league"}
-    fields["list_date"] = "start_date"
-    return (
-        PreferansRating.objects.filter(player=player)
-        .annotate(**{name: Subquery(carried.values(column)[:1]) for column, name in fields.items()})
+    rating = PreferansRating.objects.filter(player=player).order_by().first()
+    if rating is None:
+        return None
+    carried = (
+        StartingRating.objects.filter(player=player, rating_list__engine=Engine.PREFERANS)
+        .order_by("rating_list__ordering", "rating_list__slug")
+        .values_list("rating", "max_rating", "league", "list_date")
         .first()
     )
+    rating.start_rating, rating.start_max_rating, rating.start_league, rating.start_date = carried or (None,) * 4
+    return rating
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,20 @@ from django.utils.translation import gettext_lazy as _
 
 from federation import formatting
 from federation.i18n import current_language
-from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn, order_by_name, url_with_id
+from federation.table_rows import link
+from federation.tables import (
+    FOLD,
+    NAME,
+    NUMBER,
+    NUMBER_FOLD,
+    PLAYER_NAME_FIELDS,
+    RATING,
+    PlayerIdColumn,
+    empty_or,
+    order_by_name,
+    row_name,
+    url_with_id,
+)
 from ratings.preferans.models import PreferansRating
 
 
@@ -41,10 +54,31 @@ class LeaderboardTable(tables.Table):
         order_by = ("-rating",)
         attrs = {"class": "table table-sm table-striped table-hover align-middle", "id": "leaderboard"}
 
+    #: A page of rows read as values and written by ``lean_cells`` (``federation.table_rows``).
+    lean_fields = ("rating", "max_rating", "deals", "player_id", *PLAYER_NAME_FIELDS, "player__city")
+    lean_fields += ("player__club__name",)
+
+    def lean_cells(self, row: dict) -> dict:
+        """Each cell as the ``render_*`` methods below write it, from a row of ``lean_fields``."""
+        name = row_name(row, current_language())
+        rating = self.base_columns["rating"]
+        return {
+            "rank": self.render_rank(row),
+            "player": empty_or(
+                row["player__last_name"],
+                lambda _last: link(url_with_id("federation:player_detail", row["player_id"]), name),
+            ),
+            "city": empty_or(row["player__city"]),
+            "club": empty_or(row["player__club__name"]),
+            "rating": empty_or(row["rating"], rating.render),
+            "max_rating": empty_or(row["max_rating"], rating.render),
+            "deals": empty_or(row["deals"]),
+        }
+
     def render_rank(self, record):
-        self._rank_counter = getattr(
-            self, "_rank_counter", self.page.start_index() - 1 if getattr(self, "page", None) else 0
-        )
+        # The page's first place, then one more a row (``page is not None``: ``if page`` would read the page's rows).
+        page = getattr(self, "page", None)
+        self._rank_counter = getattr(self, "_rank_counter", page.start_index() - 1 if page is not None else 0)
         self._rank_counter += 1
         return self._rank_counter
 

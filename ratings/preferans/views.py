@@ -32,7 +32,8 @@ def index(request):
     league = request.GET.get("league", League.AMATEUR)
     if league not in League.values:
         league = League.AMATEUR
-    cities, countries = player_places(players=Player.objects.filter(is_bot=False, preferans_rating__isnull=False))
+    rated = Player.objects.filter(is_bot=False, preferans_rating__isnull=False)
+    cities, countries = player_places(players=rated, shape="preferans")
     board = LeaderboardFilter(
         request.GET, queryset=selectors.leaderboard(league=league), cities=cities, countries=countries
     )

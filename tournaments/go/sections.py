@@ -19,9 +19,7 @@ def player_section(request, player) -> str | None:
     )
     if not registrations:
         return None
-    return render_to_string(
-        "go/section_player.html", {"registrations": registrations, "player": player}, request=request
-    )
+    return render_to_string("go/section_player.html", {"registrations": registrations, "player": player})
 
 
 def tournament_section(request, tournament) -> str | None:
@@ -32,4 +30,4 @@ def tournament_section(request, tournament) -> str | None:
     if go is None:
         return None
     rounds = list(go.rounds.filter(status=RoundStatus.PUBLISHED).order_by("number").values_list("number", flat=True))
-    return render_to_string("go/section_tournament.html", {"go": go, "rounds": rounds}, request=request)
+    return render_to_string("go/section_tournament.html", {"go": go, "rounds": rounds})

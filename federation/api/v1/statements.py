@@ -7,7 +7,7 @@ time (planning took longer than running). Here:
 
 - ``Statement(build)``: ``build(**values)`` is the ORM queryset (``values_list``) of the statement; it is compiled
   once with stand-in values (``ID``, ``DAY``) whose places in the parameters are then filled with the request's;
-- ``fetch`` sends it with its values apart (``ratings.preferans.services.deal_sql.bound_cursor``), so PostgreSQL
+- ``fetch`` sends it with its values apart (``federation.db.bound_cursor``), so PostgreSQL
   prepares it after a few runs on a connection.
 
 On other databases (SQLite, the tests' default) the queryset is simply evaluated with the request's values.
@@ -27,7 +27,7 @@ DAY = dt.date(1, 1, 3)
 
 def fetch(sql: str, params) -> list[tuple]:
     """The rows of a statement sent with its values apart (prepared after a few runs on a PostgreSQL connection)."""
-    from ratings.preferans.services.deal_sql import bound_cursor
+    from federation.db import bound_cursor
 
     with bound_cursor() as cursor:
         cursor.execute(sql, params)
@@ -39,7 +39,7 @@ def fetch_together(statements: list[tuple[str, list]]) -> list[list[tuple]]:
     PostgreSQL instead of one per statement); one after the other elsewhere."""
     if connection.vendor != "postgresql":
         return [fetch(sql, params) for sql, params in statements]
-    from ratings.preferans.services.deal_sql import bound_cursor
+    from federation.db import bound_cursor
 
     cursors = []
     connection.ensure_connection()

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from django.db import connection
 
+from federation.db import bound_cursor
 from federation.models import Player
 from ratings.engines.preferans import PlayerState, PreferansSettings
 from ratings.models import Engine, RatingList
@@ -23,24 +24,6 @@ from ratings.preferans.services.rating_list import settings_from_text
 
 #: The fields of a rating row a deal changes.
 RATING_FIELDS = ["rating", "max_rating", "league", "deals", "updated_at"]
-
-
-def bound_cursor():
-    """A cursor for the hot statements of a deal: on PostgreSQL it sends the parameters apart from the statement.
-
-    Django's psycopg cursors interpolate the parameters into the SQL text, so PostgreSQL parses and plans every
-    statement again; with server-side binding psycopg prepares a statement the fifth time a connection runs it, and
-    from then on a deal's statements are executed from their plans, with no array quoted into text. It is Django's
-    own server-binding cursor class inside Django's wrapper, so the statements still appear in query logs and counts.
-    On SQLite it is the ordinary cursor.
-    """
-    if connection.vendor != "postgresql":
-        return connection.cursor()
-    from django.db.backends.postgresql.base import ServerBindingCursor
-
-    connection.ensure_connection()
-    raw = ServerBindingCursor(connection.connection)
-    return connection.make_debug_cursor(raw) if connection.queries_logged else connection.make_cursor(raw)
 
 
 def state_sql(join_on: str) -> tuple[str, str]:
