@@ -7,6 +7,16 @@ the preferans deal's hot path use it).
 from __future__ import annotations
 
 from django.db import connection
+from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
+
+
+class _BoundDebugWrapper(CursorDebugWrapper):
+    """Logs a bound statement as sent (with its placeholders): once psycopg has prepared it, Django's
+    ``last_executed_query`` finds no query text and would log ``None`` (query counts and tests read the text)."""
+
+    def execute(self, sql, params=None):
+        with self.debug_sql(sql, params):
+            return CursorWrapper.execute(self, sql, params)
 
 
 def bound_cursor():
@@ -24,4 +34,4 @@ def bound_cursor():
 
     connection.ensure_connection()
     raw = ServerBindingCursor(connection.connection)
-    return connection.make_debug_cursor(raw) if connection.queries_logged else connection.make_cursor(raw)
+    return _BoundDebugWrapper(raw, connection) if connection.queries_logged else connection.make_cursor(raw)
