@@ -15,7 +15,11 @@ from tests.web.browser import INSTALL, launch_options
 @pytest.fixture(scope="session")
 def browser():
     os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from playwright.sync_api import Error, sync_playwright
+    from playwright.sync_api import Error, expect, sync_playwright
+
+    # Assertions wait as long as actions do: on a loaded CI machine (two test processes, a browser each, the live
+    # servers) a search-as-you-type answer can take longer than expect()'s default 5 s.
+    expect.set_options(timeout=15000)
 
     with sync_playwright() as playwright:
         try:
