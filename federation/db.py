@@ -1,7 +1,7 @@
 """Database helpers shared by the apps.
 
 ``bound_cursor``: the one server-binding cursor of the project (the page versions, the public API's statements and
-the preferans deal's hot path use it).
+the preferans deal's hot path use it). ``values_rows``: ``QuerySet.values`` read through it (a list page's rows).
 """
 
 from __future__ import annotations
@@ -25,3 +25,29 @@ def bound_cursor():
     connection.ensure_connection()
     raw = ServerBindingCursor(connection.connection)
     return connection.make_debug_cursor(raw) if connection.queries_logged else connection.make_cursor(raw)
+
+
+def values_rows(queryset, fields) -> list[dict]:
+    """``list(queryset.values(*fields))``, executed through ``bound_cursor``: the same rows, without the client-side
+    quoting of every parameter into the statement and the ORM's row iterators (about half of reading a list's page of
+    50 rows, issue 16). Only for plain columns on PostgreSQL: a query with converters (dates on SQLite, JSON, a
+    field's ``from_db_value``), extra columns or one that can match nothing goes through the ORM as before."""
+    from django.core.exceptions import EmptyResultSet, FullResultSet
+
+    rows = queryset.values(*fields)
+    query = rows.query
+    if connection.vendor != "postgresql" or rows.db != "default" or query.extra_select:
+        return list(rows)
+    compiler = query.get_compiler(rows.db)
+    try:
+        sql, params = compiler.as_sql()
+    except (EmptyResultSet, FullResultSet):
+        return list(rows)
+    if compiler.get_converters([column for column, _sql, _alias in compiler.select]):
+        return list(rows)
+    names = [*query.values_select, *query.annotation_select]
+    if len(names) != len(compiler.select):
+        return list(rows)
+    with bound_cursor() as cursor:
+        cursor.execute(sql, params)
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]

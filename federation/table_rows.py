@@ -17,17 +17,36 @@ pagination are written as ``django_tables2/bootstrap5-responsive.html`` writes t
 from __future__ import annotations
 
 from functools import partial
+from html import escape as _html_escape
 
 from django.conf import settings
 from django.core.exceptions import FieldDoesNotExist
 from django.db.models import Model, QuerySet
 from django.utils import formats
-from django.utils.html import conditional_escape, escape, format_html
+from django.utils.functional import Promise
+from django.utils.html import format_html
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import template_localtime
 from django_tables2 import Column
 from django_tables2.utils import A, AttributeDict, signature
+
+from federation.db import values_rows
+
+def escape(text) -> SafeString:
+    """``django.utils.html.escape`` without its ``keep_lazy`` wrapper (which looks through its arguments for a lazy
+    string on every call): the same text. Hundreds of calls a list page (issue 16)."""
+    return SafeString(_html_escape(str(text)))
+
+
+def conditional_escape(text) -> SafeString:
+    """``django.utils.html.conditional_escape``, the same way: a lazy string is evaluated, ``__html__`` kept."""
+    if isinstance(text, Promise):
+        text = str(text)
+    if hasattr(text, "__html__"):
+        return text.__html__()
+    return SafeString(_html_escape(str(text)))
+
 
 #: What django-tables2 offers a ``render_*`` method (``BoundRow._optional_cell_arguments``).
 CELL_ARGUMENTS = ("value", "record", "column", "bound_column", "bound_row", "table")
@@ -167,8 +186,8 @@ class _Column:
             return escape(content)
         content = template_localtime(content)
         if type(content) is int and self.localize is not False and not settings.USE_THOUSAND_SEPARATOR:
-            content = str(content)  # what formats.localize writes for a whole number without grouping
-        elif self.localize is None:
+            return SafeString(content)  # what formats.localize writes without grouping: digits, nothing to escape
+        if self.localize is None:
             content = formats.localize(content)
         else:
             content = str(formats.localize(content, use_l10n=bool(self.localize)))
@@ -203,7 +222,7 @@ def _lean_rows(table, columns: list[_Column]) -> list[str] | None:
         return None
     data = getattr(page.object_list, "data", None)
     if isinstance(data, QuerySet):
-        rows = data.values(*fields)
+        rows = values_rows(data, fields)
     elif hasattr(data, "lean_values"):  # a page that reads itself (e.g. an older Gorbunov week)
         rows = data.lean_values(fields)
     else:
@@ -247,7 +266,16 @@ def select_options(bound_field) -> SafeString:
     field = bound_field.field
     if isinstance(field, ModelChoiceField):
         choices = [("", field.empty_label)] if field.empty_label is not None else []
-        choices += [(field.prepare_value(obj), field.label_from_instance(obj)) for obj in field.queryset]
+        model = field.queryset.model
+        if (
+            getattr(model, "label_fields", None)
+            and field.to_field_name is None
+            and type(field).label_from_instance is ModelChoiceField.label_from_instance
+        ):  # the model's label from its columns: no instance per option, no column the label does not show
+            label = model.label
+            choices += [(pk, label(*rest)) for pk, *rest in field.queryset.values_list("pk", *model.label_fields)]
+        else:
+            choices += [(field.prepare_value(obj), field.label_from_instance(obj)) for obj in field.queryset]
     else:
         choices = field.choices
     current = str(bound_field.value())
