@@ -26,16 +26,22 @@ Number = int | float | Decimal
 GROUP_FROM = 10_000
 
 
+#: ``Decimal(1).scaleb(-places)`` for the usual numbers of places.
+_QUANTA = {places: Decimal(1).scaleb(-places) for places in range(7)}
+
+
 def _number(value, places: int) -> str:
     if value is None or value == "":
         return ""
+    if type(value) is int and places == 0 and -GROUP_FROM < value < GROUP_FROM and not settings.USE_THOUSAND_SEPARATOR:
+        return str(value)  # what the Decimal path below writes for a whole number: its digits (a list's ranks, changes)
     try:
-        number = Decimal(str(value))
+        number = value if type(value) is Decimal else Decimal(str(value))
     except (InvalidOperation, ValueError):
         return str(value)
     if not number.is_finite():
         return ""
-    quantum = Decimal(1).scaleb(-places)
+    quantum = _QUANTA.get(places) or Decimal(1).scaleb(-places)
     number = number.quantize(quantum)
     if number == 0:
         number = abs(number)  # no "-0,00"
@@ -56,6 +62,8 @@ def delta(value: Number | None, places: int = 0) -> str:
     text = _number(value, places)
     if not text or text.startswith("-"):
         return text
+    if type(value) is int:
+        return text if value == 0 else "+" + text
     return text if Decimal(str(value)).quantize(Decimal(1).scaleb(-places)) == 0 else "+" + text
 
 
