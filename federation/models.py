@@ -38,12 +38,12 @@ class Club(models.Model):
     #: (``federation.table_rows.select_options``).
     label_fields = ("name", "city")
 
+    def __str__(self) -> str:
+        return self.label(self.name, self.city)
+
     @staticmethod
     def label(name: str, city: str) -> str:
         return f"{name} ({city})" if city else name
-
-    def __str__(self) -> str:
-        return self.label(self.name, self.city)
 
 
 class BotLevel(models.Model):

@@ -33,6 +33,7 @@ from django_tables2.utils import A, AttributeDict, signature
 
 from federation.db import values_rows
 
+
 def escape(text) -> SafeString:
     """``django.utils.html.escape`` without its ``keep_lazy`` wrapper (which looks through its arguments for a lazy
     string on every call): the same text. Hundreds of calls a list page (issue 16)."""

@@ -1,9 +1,10 @@
 import django_tables2 as tables
-from django.utils.html import format_html
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from federation import formatting
 from federation.i18n import current_language
+from federation.table_rows import conditional_escape, link
 from federation.tables import (
     FOLD,
     NAME,
@@ -65,7 +66,7 @@ class MahjongEntryTable(tables.Table):
 
     @staticmethod
     def _name_link(player_id: int, name: str):
-        return format_html('<a href="{}">{}</a>', url_with_id("ratings:mahjong:player", player_id), name)
+        return link(url_with_id("ratings:mahjong:player", player_id), name)
 
     def render_name(self, record):
         return self._name_link(record.player_id, record.player.display_name(current_language()))
@@ -85,7 +86,7 @@ class MahjongEntryTable(tables.Table):
         if value == 0:
             return formatting.delta(0, 2)
         css = "text-success" if value > 0 else "text-danger"
-        return format_html('<span class="{}">{}</span>', css, formatting.delta(value, 2))
+        return SafeString(f'<span class="{css}">{conditional_escape(formatting.delta(value, 2))}</span>')
 
     def value_delta(self, value):
         return None if value is None else round(value, 2)
