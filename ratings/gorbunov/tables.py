@@ -123,10 +123,11 @@ class PastWeekRows(TableData):
     """An older week's list in rank order for the table, read a page at a time (``selectors.past_week_page``):
     only for the default order; any other sort, a filter or a download reads ``ListView.entries``."""
 
-    def __init__(self, *, snapshot, count: int):
+    def __init__(self, *, snapshot, count: int, weeks: list[int] | None = None):
         super().__init__(data=None)
         self.snapshot = snapshot
         self.count = count
+        self.weeks = weeks  # ``selectors.weeks_up_to(snapshot)``, when the view read it
 
     @property
     def model(self):
@@ -140,8 +141,8 @@ class PastWeekRows(TableData):
 
         if isinstance(key, slice):
             start, stop, _step = key.indices(self.count)
-            return PastWeekSlice(self.snapshot, start, max(stop - start, 0))
-        return past_week_page(snapshot=self.snapshot, offset=key, limit=1)[0]
+            return PastWeekSlice(self.snapshot, start, max(stop - start, 0), weeks=self.weeks)
+        return past_week_page(snapshot=self.snapshot, offset=key, limit=1, weeks=self.weeks)[0]
 
     def __iter__(self):
         return iter(self[0 : self.count])
@@ -155,21 +156,25 @@ class PastWeekSlice(Sequence):
     """A page of ``PastWeekRows``, read when first used: as entries (``past_week_page``), or as the table's
     ``lean_fields`` when its rows are written from values (``lean_values``, ``federation.table_rows``)."""
 
-    def __init__(self, snapshot, offset: int, limit: int):
-        self.snapshot, self.offset, self.limit = snapshot, offset, limit
+    def __init__(self, snapshot, offset: int, limit: int, weeks: list[int] | None = None):
+        self.snapshot, self.offset, self.limit, self.weeks = snapshot, offset, limit, weeks
         self._entries = None
 
     def _read(self) -> list:
         from ratings.gorbunov.selectors import past_week_page
 
         if self._entries is None:
-            self._entries = past_week_page(snapshot=self.snapshot, offset=self.offset, limit=self.limit)
+            self._entries = past_week_page(
+                snapshot=self.snapshot, offset=self.offset, limit=self.limit, weeks=self.weeks
+            )
         return self._entries
 
     def lean_values(self, fields: tuple[str, ...]) -> list[dict]:
         from ratings.gorbunov.selectors import past_week_page
 
-        return past_week_page(snapshot=self.snapshot, offset=self.offset, limit=self.limit, fields=fields)
+        return past_week_page(
+            snapshot=self.snapshot, offset=self.offset, limit=self.limit, fields=fields, weeks=self.weeks
+        )
 
     def __getitem__(self, key):
         return self._read()[key]
