@@ -55,3 +55,22 @@ def values_rows(queryset, fields) -> list[dict]:
     if converters:
         fetched = compiler.apply_converters(fetched, converters)
     return [dict(zip(names, row, strict=True)) for row in fetched]
+
+
+#: ``fixed_rows``' statements, compiled once per process.
+_FIXED: dict[tuple, tuple[str, tuple]] = {}
+
+
+def fixed_rows(key: tuple, queryset) -> list[tuple]:
+    """The rows of a query that is the same statement on every page (no value of the request in it; ``key`` names
+    it), e.g. the clubs of a filter: its SQL is compiled once per process and run through ``bound_cursor``, so
+    PostgreSQL prepares it after its fifth run on a connection. ``queryset`` is a ``values_list``; it is only
+    compiled (the first time) or, on another database than PostgreSQL, read as it is."""
+    if connection.vendor != "postgresql" or queryset.db != "default":
+        return list(queryset)
+    if key not in _FIXED:
+        _FIXED[key] = queryset.query.sql_with_params()
+    sql, params = _FIXED[key]
+    with bound_cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()

@@ -31,7 +31,7 @@ from django.utils.timezone import template_localtime
 from django_tables2 import Column
 from django_tables2.utils import A, AttributeDict, signature
 
-from federation.db import values_rows
+from federation.db import fixed_rows, values_rows
 
 
 def escape(text) -> SafeString:
@@ -274,7 +274,12 @@ def select_options(bound_field) -> SafeString:
             and type(field).label_from_instance is ModelChoiceField.label_from_instance
         ):  # the model's label from its columns: no instance per option, no column the label does not show
             label = model.label
-            choices += [(pk, label(*rest)) for pk, *rest in field.queryset.values_list("pk", *model.label_fields)]
+            rows = field.queryset.values_list("pk", *model.label_fields)
+            query = rows.query
+            if not (query.where or query.is_sliced or query.distinct or query.annotations or query.extra):
+                # All the rows, in an order: the same statement on every page.
+                rows = fixed_rows((model._meta.label, tuple(map(str, query.order_by)), model.label_fields), rows)
+            choices += [(pk, label(*rest)) for pk, *rest in rows]
         else:
             choices += [(field.prepare_value(obj), field.label_from_instance(obj)) for obj in field.queryset]
     else:
