@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from functools import partial
 from html import escape as _html_escape
+from urllib.parse import quote_plus
 
 from django.conf import settings
 from django.core.exceptions import FieldDoesNotExist
@@ -306,6 +307,29 @@ def _with_query(request, key: str, value) -> str:
     return escape("?" + urlencode(params, doseq=True))
 
 
+_QUERY_MARK = "918273645546372819"
+
+
+class _QueryLinks:
+    """``_with_query(request, key, value)`` for many values of the same key (a table's page and sort links): the
+    query around the value is encoded once, each value is then quoted into it as ``urlencode`` quotes it
+    (``quote_plus``). The same text: escaping works character by character, and a quoted value has none to
+    escape."""
+
+    def __init__(self, request):
+        self.request = request
+        self.around: dict[str, tuple[str, str] | None] = {}
+
+    def __call__(self, key: str, value) -> str:
+        if key not in self.around:
+            pieces = _with_query(self.request, key, _QUERY_MARK).split(_QUERY_MARK)
+            self.around[key] = (pieces[0], pieces[1]) if len(pieces) == 2 else None  # the mark asked: encode each
+        around = self.around[key]
+        if around is None:
+            return _with_query(self.request, key, value)
+        return f"{around[0]}{quote_plus(str(value))}{around[1]}"
+
+
 def cell_text(value) -> str:
     """``{{ value }}`` in a template: localised and escaped."""
     return conditional_escape(formats.localize(template_localtime(value)))
@@ -314,11 +338,19 @@ def cell_text(value) -> str:
 _text = cell_text
 
 
+def _page_number(number) -> str:
+    """``cell_text`` of a page link's number (or "..."): a whole number without grouping is its digits."""
+    if type(number) is int and not settings.USE_THOUSAND_SEPARATOR:
+        return str(number)
+    return cell_text(number)
+
+
 def table_html(table, request) -> SafeString:
     """The whole table, as ``django_tables2/bootstrap5-responsive.html`` renders it."""
     from django.utils.translation import gettext
     from django_tables2.templatetags.django_tables2 import table_page_range
 
+    links = _QueryLinks(request)
     parts = ['<div class="table-container table-responsive">']
     attributes = AttributeDict({"class": "table"})
     attributes.update(table.attrs)
@@ -329,7 +361,7 @@ def table_html(table, request) -> SafeString:
         for column in columns:
             header = _text(column.header)
             if column.orderable:
-                href = _with_query(request, table.prefixed_order_by_field, column.order_by_alias.next)
+                href = links(table.prefixed_order_by_field, column.order_by_alias.next)
                 header = f'<a href="{href}">{header}</a>'
             parts.append(f'<th {column.attrs["th"].as_html()} scope="col">{header}</th>')
         parts.append("</tr></thead>")
@@ -346,7 +378,7 @@ def table_html(table, request) -> SafeString:
         field = table.prefixed_page_field
         parts.append('<nav aria-label="Table navigation"><ul class="pagination justify-content-center">')
         if page.has_previous():
-            href = _with_query(request, field, page.previous_page_number())
+            href = links(field, page.previous_page_number())
             parts.append(
                 f'<li class="previous page-item"><a href="{href}" class="page-link">'
                 f'<span aria-hidden="true">&laquo;</span> {escape(gettext("previous"))}</a></li>'
@@ -354,10 +386,12 @@ def table_html(table, request) -> SafeString:
         if page.has_previous() or page.has_next():
             for number in table_page_range(page, table.paginator):
                 active = " active" if page.number == number else ""
-                href = f'href="{_with_query(request, field, number)}"' if number != "..." else ""
-                parts.append(f'<li class="page-item{active}"><a class="page-link" {href}>{_text(number)}</a></li>')
+                href = f'href="{links(field, number)}"' if number != "..." else ""
+                parts.append(
+                    f'<li class="page-item{active}"><a class="page-link" {href}>{_page_number(number)}</a></li>'
+                )
         if page.has_next():
-            href = _with_query(request, field, page.next_page_number())
+            href = links(field, page.next_page_number())
             parts.append(
                 f'<li class="next page-item"><a href="{href}" class="page-link">'
                 f'{escape(gettext("next"))} <span aria-hidden="true">&raquo;</span></a></li>'

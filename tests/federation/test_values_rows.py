@@ -1,6 +1,7 @@
 """``federation.db.values_rows`` (a list page's rows through the server-binding cursor, issue 16) gives the rows
-``QuerySet.values`` gives: the same names, order, types and conversions; and a club filter's options written from
-the club's label columns are the ones its ``ModelChoiceField`` offered."""
+``QuerySet.values`` gives: the same names, order, types and conversions; a club filter's options written from the
+club's label columns are the ones its ``ModelChoiceField`` offered; a table's page and sort links, encoded once
+around the value, are the ones ``{% querystring_replace %}`` wrote."""
 
 from decimal import Decimal
 
@@ -100,3 +101,26 @@ def test_club_options_are_written_from_the_clubs_name_and_city(players):
         f'<option value="{dragon.pk}">Дракон &lt;&amp;&gt; (Тула)</option>'
     )
     assert [str(club) for club in Club.objects.order_by("name")] == ["Альфа", "Дракон <&> (Тула)"]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "",
+        "q=%D0%98%D0%B2%D0%B0%D0%BD%D0%BE%D0%B2+%26+%3Cx%3E%27&city=&sort=-rank&page=3",
+        "page=2&page=5&club=7",
+        "q=918273645546372819",  # the mark itself, asked: each link encoded on its own
+    ],
+)
+def test_page_and_sort_links_are_the_query_with_one_value_replaced(query):
+    """A table's page and sort links (``_QueryLinks``) are ``{% querystring_replace %}``'s, whatever the query."""
+    from django.test import RequestFactory
+
+    from federation.table_rows import _QueryLinks, _with_query
+
+    request = RequestFactory().get(f"/ratings/cards/gorbunov/?{query}")
+    links = _QueryLinks(request)
+
+    for key, value in (("page", 1), ("page", 12), ("sort", "-rank"), ("sort", "name"), ("page", 400)):
+        assert links(key, value) == _with_query(request, key, value)
+    assert _QueryLinks(RequestFactory().get("/x/?q=a%26b&page=2"))("page", 3) == "?q=a%26b&amp;page=3"
