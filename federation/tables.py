@@ -1,3 +1,4 @@
+import copy
 from functools import lru_cache
 
 import django_tables2 as tables
@@ -23,6 +24,24 @@ RATING = {"th": {"class": "text-end col-rating"}, "td": {"class": "text-end text
 
 
 _ID_MARK = 918273645546372819
+
+
+class _ColumnsCopiedOnce(dict):
+    """A table class's ``base_columns`` whose deep copy (``Table.__init__`` makes one for every table) copies each
+    column, not everything it refers to: about 350 ``deepcopy`` calls a list page (issue 16).
+
+    Decision: what a table changes of its columns it rebinds (``column.accessor``, ``column.visible`` in
+    django-tables2; ``BoundColumn.attrs`` builds new dicts from ``column.attrs``), so a copy of each column keeps one
+    table's changes from another's; the attributes' dicts, the link and the verbose name are shared, read only."""
+
+    def __deepcopy__(self, memo):
+        return {name: copy.copy(column) for name, column in self.items()}
+
+
+def columns_copied_once(table_class):
+    """Class decorator: the table's columns copied per table as ``_ColumnsCopiedOnce`` says (the list tables)."""
+    table_class.base_columns = _ColumnsCopiedOnce(table_class.base_columns)
+    return table_class
 
 
 @lru_cache(maxsize=256)

@@ -16,6 +16,7 @@ from federation.tables import (
     PLAYER_NAME_FIELDS,
     RATING,
     PlayerIdColumn,
+    columns_copied_once,
     empty_or,
     order_by_name,
     row_name,
@@ -24,6 +25,7 @@ from federation.tables import (
 from ratings.models import RatingEntry
 
 
+@columns_copied_once
 class ListTable(tables.Table):
     """One Gorbunov list as of a week. ``view`` (a ``selectors.ListView``) gives ranks and this week's changes."""
 

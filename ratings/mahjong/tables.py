@@ -13,6 +13,7 @@ from federation.tables import (
     PLAYER_NAME_FIELDS,
     RATING,
     PlayerIdColumn,
+    columns_copied_once,
     empty_or,
     order_by_name,
     row_name,
@@ -21,6 +22,7 @@ from federation.tables import (
 from ratings.models import RatingEntry
 
 
+@columns_copied_once
 class MahjongEntryTable(tables.Table):
     """One list as of one date: rank, name, city, rating, change, tournaments (`rules/mahjong.md`)."""
 

@@ -1,7 +1,7 @@
 """``federation.db.values_rows`` (a list page's rows through the server-binding cursor, issue 16) gives the rows
 ``QuerySet.values`` gives: the same names, order, types and conversions; a club filter's options written from the
 club's label columns are the ones its ``ModelChoiceField`` offered; a table's page and sort links, encoded once
-around the value, are the ones ``{% querystring_replace %}`` wrote."""
+around the value, are the ones ``{% querystring_replace %}`` wrote; a list table's columns are its own."""
 
 from decimal import Decimal
 
@@ -124,3 +124,36 @@ def test_page_and_sort_links_are_the_query_with_one_value_replaced(query):
     for key, value in (("page", 1), ("page", 12), ("sort", "-rank"), ("sort", "name"), ("page", 400)):
         assert links(key, value) == _with_query(request, key, value)
     assert _QueryLinks(RequestFactory().get("/x/?q=a%26b&page=2"))("page", 3) == "?q=a%26b&amp;page=3"
+
+
+def test_a_list_tables_columns_are_its_own(players):
+    """The list tables copy their columns once per table (``columns_copied_once``): hiding a column or giving it an
+    accessor in one table leaves the next table and the class as they were."""
+    from ratings.preferans.tables import LeaderboardTable
+
+    first = LeaderboardTable(PreferansRating.objects.all())
+    first.columns.hide("city")
+    first.columns["club"].column.accessor = "player__city"
+
+    second = LeaderboardTable(PreferansRating.objects.all())
+
+    assert [column.name for column in first.columns.itervisible()] == [
+        "rank",
+        "player",
+        "rating",
+        "max_rating",
+        "deals",
+        "club",
+    ]
+    assert [column.name for column in second.columns.itervisible()] == [
+        "rank",
+        "player",
+        "rating",
+        "max_rating",
+        "deals",
+        "city",
+        "club",
+    ]
+    assert second.columns["club"].column.accessor == "player__club__name"
+    assert LeaderboardTable.base_columns["club"].accessor == "player__club__name"
+    assert LeaderboardTable.base_columns["city"].visible is True
