@@ -69,6 +69,11 @@ class _Column:
         self.localize = self.column.localize
         dynamic = _has_callable(dict(table.attrs)) or _has_callable(dict(self.column.attrs))
         self.td = None if dynamic else bound_column.attrs["td"].as_html()
+        self.prepared = False  # the rest is worked out when a cell is rendered (not for rows written from values)
+
+    def prepare(self) -> None:
+        self.prepared = True
+        table, bound_column = self.table, self.bound_column
         self.render = bound_column.render
         names, catch_all = signature(self.render)
         self.names = None if catch_all else tuple(names)
@@ -160,6 +165,8 @@ class _Column:
         }
 
     def cell(self, row) -> str:
+        if not self.prepared:
+            self.prepare()
         record = row.record
         if self.fast and isinstance(record, Model):
             try:

@@ -57,6 +57,13 @@ def url_with_id(viewname: str, pk: int) -> str:
     return f"{head}{int(pk)}{tail}"
 
 
+def id_urls(viewname: str):
+    """``url_with_id`` for the rows of one page: the URL around the id looked up once (the language and the script
+    prefix do not change within a page)."""
+    head, tail = _url_around_id(viewname, get_language(), get_script_prefix())
+    return lambda pk: f"{head}{int(pk)}{tail}"
+
+
 class CountedPaginator(Paginator):
     """A paginator told how many rows there are (a count stored with the publication), so it does not count them:
     ``COUNT(*)`` over 20,000 rows was a good part of a list page (issue 16).

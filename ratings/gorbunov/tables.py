@@ -7,7 +7,7 @@ from django_tables2.data import TableData
 
 from federation import formatting
 from federation.i18n import current_language
-from federation.table_rows import link
+from federation.table_rows import EMPTY, link
 from federation.tables import (
     FOLD,
     NAME,
@@ -18,6 +18,7 @@ from federation.tables import (
     PlayerIdColumn,
     columns_copied_once,
     empty_or,
+    id_urls,
     order_by_name,
     row_name,
     url_with_id,
@@ -60,6 +61,7 @@ class ListTable(tables.Table):
 
     def __init__(self, *args, view, **kwargs):
         self.view = view
+        self._lean = None
         super().__init__(*args, **kwargs)
 
     def lean_cells(self, row: dict) -> dict:
@@ -68,13 +70,13 @@ class ListTable(tables.Table):
         if "shown_rank" in row:  # an older week read a page at a time (PastWeekSlice)
             entry.shown_rank = row["shown_rank"]
         entry.snapshot_id = row["snapshot_id"]
-        name = row_name(row, current_language())
+        if self._lean is None:  # the page's language and player URL, once per table
+            self._lean = (current_language(), id_urls("federation:player_detail"))
+        language, player_url = self._lean
+        last_name = row["player__last_name"]
         return {
-            "rank": empty_or(row["rank"], lambda _rank: self.view.rank(entry)),
-            "name": empty_or(
-                row["player__last_name"],
-                lambda _last: link(url_with_id("federation:player_detail", row["player_id"]), name),
-            ),
+            "rank": EMPTY if row["rank"] is None else self.view.rank(entry),
+            "name": EMPTY if last_name in (None, "") else link(player_url(row["player_id"]), row_name(row, language)),
             "rating": empty_or(row["rating"], self.render_rating),
             "delta": self.render_delta(entry),
             "events": empty_or(row["events"]),
