@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 
 from django.conf import settings
 from django.utils import formats
@@ -48,8 +49,14 @@ def _number(value, places: int) -> str:
     if abs(number) < GROUP_FROM and not settings.USE_THOUSAND_SEPARATOR:
         # What number_format writes without grouping, without its per-call lookups (a list page writes hundreds).
         text = format(number, "f")
-        return text.replace(".", formats.get_format("DECIMAL_SEPARATOR", use_l10n=True)) if places > 0 else text
+        return text.replace(".", _decimal_separator(get_language())) if places > 0 else text
     return formats.number_format(number, places, use_l10n=True, force_grouping=abs(number) >= GROUP_FROM)
+
+
+@lru_cache(maxsize=16)
+def _decimal_separator(language: str | None) -> str:
+    """``DECIMAL_SEPARATOR`` of a language (its formats module does not change while the process runs)."""
+    return formats.get_format("DECIMAL_SEPARATOR", lang=language, use_l10n=True)
 
 
 def rating(value: Number | None, places: int = 0) -> str:

@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 
 from federation import formatting
 from federation.i18n import current_language
-from federation.table_rows import conditional_escape, link
+from federation.table_rows import EMPTY, conditional_escape, link
 from federation.tables import (
     FOLD,
     NAME,
@@ -15,6 +15,7 @@ from federation.tables import (
     PlayerIdColumn,
     columns_copied_once,
     empty_or,
+    id_urls,
     order_by_name,
     row_name,
     url_with_id,
@@ -51,12 +52,17 @@ class MahjongEntryTable(tables.Table):
     #: A page of rows read as values and written by ``lean_cells`` (``federation.table_rows``).
     lean_fields = ("rank", "rating", "delta", "events", "player_id", *PLAYER_NAME_FIELDS, "player__city")
 
+    _lean = None
+
     def lean_cells(self, row: dict) -> dict:
         """Each cell as the ``render_*`` methods below write it, from a row of ``lean_fields``."""
-        name = row_name(row, current_language())
+        if self._lean is None:  # the page's language and player URL, once per table
+            self._lean = (current_language(), id_urls("ratings:mahjong:player"))
+        language, player_url = self._lean
+        last_name = row["player__last_name"]
         return {
             "rank": empty_or(row["rank"]),
-            "name": empty_or(row["player__last_name"], lambda _last: self._name_link(row["player_id"], name)),
+            "name": EMPTY if last_name in (None, "") else link(player_url(row["player_id"]), row_name(row, language)),
             "city": empty_or(row["player__city"]),
             "rating": empty_or(row["rating"], self.render_rating),
             "delta": empty_or(row["delta"], self.render_delta),
