@@ -58,18 +58,18 @@ def _run_places(sql: str, params: list) -> list[tuple[str, str]]:
 _KEY_MARK = -918273645
 
 
-def places_of(*, shape: str, players, key: int) -> tuple[list[str], list[str]]:
-    """``player_places(players=players(key))`` for a set of players that differs by one id only (``players``
-    builds it from the id, e.g. the players of one list's snapshot): on PostgreSQL its statement is built once per
-    process and ``shape`` (a mark in place of the id, replaced by ``key`` on each page), not compiled from the
-    querysets on every page (1 ms of a mahjong list page, issue 16)."""
+def places_of(*, shape: str, rows, key: int) -> tuple[list[str], list[str]]:
+    """The cities and countries of the players of ``rows(key)`` (rows with a ``player``, e.g. the entries of one
+    snapshot), for a set that differs by one id only: on PostgreSQL its statement is built once per process and
+    ``shape`` (a mark in place of the id, replaced by ``key`` on each page), not compiled from the querysets on every
+    page (1 ms of a mahjong list page, issue 16); each player is looked up in ``rows`` by its id (an index probe)."""
     from django.db import connection
 
     if connection.vendor != "postgresql":
-        return player_places(players=players(key))
+        return player_places(players=Player.objects.filter(pk__in=rows(key).values("player_id")))
     statement = (connection.alias, f"of:{shape}")
     if statement not in _PLACES_STATEMENTS:
-        people = Player.objects.filter(is_bot=False).filter(Exists(players(_KEY_MARK).filter(pk=OuterRef("pk"))))
+        people = Player.objects.filter(is_bot=False).filter(Exists(rows(_KEY_MARK).filter(player_id=OuterRef("pk"))))
         _PLACES_STATEMENTS[statement] = _places_statement(people)
     sql, params = _PLACES_STATEMENTS[statement]
     return _sorted_places(_run_places(sql, [key if type(p) is int and p == _KEY_MARK else p for p in params]))

@@ -205,11 +205,11 @@ def snapshot_entries(*, snapshot: RatingSnapshot, search: str = "") -> QuerySet[
 
 def snapshot_places(*, snapshot: RatingSnapshot) -> tuple[list[str], list[str]]:
     """The cities and the countries of a snapshot's players, for the filters: one query."""
-    return places_of(shape="mahjong-snapshot", players=_snapshot_players, key=snapshot.pk)
+    return places_of(shape="mahjong-snapshot", rows=_snapshot_entries, key=snapshot.pk)
 
 
-def _snapshot_players(snapshot_id: int) -> QuerySet[Player]:
-    return Player.objects.filter(pk__in=RatingEntry.objects.filter(snapshot_id=snapshot_id).values("player_id"))
+def _snapshot_entries(snapshot_id: int) -> QuerySet[RatingEntry]:
+    return RatingEntry.objects.filter(snapshot_id=snapshot_id)
 
 
 def player_entries(*, player: Player, lists: list[RatingList]) -> dict[int, list[dict]]:

@@ -3,7 +3,6 @@ players of a mahjong snapshot), its statement built once per process: each id ge
 
 import pytest
 
-from federation.models import Player
 from federation.selectors import places_of
 from ratings.mahjong.selectors import snapshot_places
 from ratings.models import RatingEntry, RatingList, RatingSnapshot
@@ -12,8 +11,8 @@ from tests.factories import PlayerFactory
 pytestmark = pytest.mark.django_db
 
 
-def _players_of(snapshot_id: int):
-    return Player.objects.filter(pk__in=RatingEntry.objects.filter(snapshot_id=snapshot_id).values("player_id"))
+def _entries_of(snapshot_id: int):
+    return RatingEntry.objects.filter(snapshot_id=snapshot_id)
 
 
 def test_each_snapshot_offers_the_places_of_its_own_players(postgres):
@@ -29,7 +28,7 @@ def test_each_snapshot_offers_the_places_of_its_own_players(postgres):
             RatingEntry.objects.create(snapshot=snapshot, player=player, rank=rank, rating=500, delta=0, events=1)
 
     # The second call reuses the statement the first one built, with the other snapshot's id.
-    assert places_of(shape="test-snapshot", players=_players_of, key=older.pk) == (["Минск", "Тула"], ["BY", "RU"])
-    assert places_of(shape="test-snapshot", players=_players_of, key=newer.pk) == (["Казань", "Тула"], ["RU"])
+    assert places_of(shape="test-snapshot", rows=_entries_of, key=older.pk) == (["Минск", "Тула"], ["BY", "RU"])
+    assert places_of(shape="test-snapshot", rows=_entries_of, key=newer.pk) == (["Казань", "Тула"], ["RU"])
     assert snapshot_places(snapshot=older) == (["Минск", "Тула"], ["BY", "RU"])
     assert snapshot_places(snapshot=newer) == (["Казань", "Тула"], ["RU"])
