@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 
 from django.conf import settings
 from django.utils import formats
@@ -26,24 +27,36 @@ Number = int | float | Decimal
 GROUP_FROM = 10_000
 
 
+#: ``Decimal(1).scaleb(-places)`` for the usual numbers of places.
+_QUANTA = {places: Decimal(1).scaleb(-places) for places in range(7)}
+
+
 def _number(value, places: int) -> str:
     if value is None or value == "":
         return ""
+    if type(value) is int and places == 0 and -GROUP_FROM < value < GROUP_FROM and not settings.USE_THOUSAND_SEPARATOR:
+        return str(value)  # what the Decimal path below writes for a whole number: its digits (a list's ranks, changes)
     try:
-        number = Decimal(str(value))
+        number = value if type(value) is Decimal else Decimal(str(value))
     except (InvalidOperation, ValueError):
         return str(value)
     if not number.is_finite():
         return ""
-    quantum = Decimal(1).scaleb(-places)
+    quantum = _QUANTA.get(places) or Decimal(1).scaleb(-places)
     number = number.quantize(quantum)
     if number == 0:
         number = abs(number)  # no "-0,00"
     if abs(number) < GROUP_FROM and not settings.USE_THOUSAND_SEPARATOR:
         # What number_format writes without grouping, without its per-call lookups (a list page writes hundreds).
         text = format(number, "f")
-        return text.replace(".", formats.get_format("DECIMAL_SEPARATOR", use_l10n=True)) if places > 0 else text
+        return text.replace(".", _decimal_separator(get_language())) if places > 0 else text
     return formats.number_format(number, places, use_l10n=True, force_grouping=abs(number) >= GROUP_FROM)
+
+
+@lru_cache(maxsize=16)
+def _decimal_separator(language: str | None) -> str:
+    """``DECIMAL_SEPARATOR`` of a language (its formats module does not change while the process runs)."""
+    return formats.get_format("DECIMAL_SEPARATOR", lang=language, use_l10n=True)
 
 
 def rating(value: Number | None, places: int = 0) -> str:
@@ -56,6 +69,8 @@ def delta(value: Number | None, places: int = 0) -> str:
     text = _number(value, places)
     if not text or text.startswith("-"):
         return text
+    if type(value) is int:
+        return text if value == 0 else "+" + text
     return text if Decimal(str(value)).quantize(Decimal(1).scaleb(-places)) == 0 else "+" + text
 
 

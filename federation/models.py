@@ -34,8 +34,16 @@ class Club(models.Model):
         ordering = ["name"]
         constraints = [models.UniqueConstraint(fields=["name", "city"], name="club_unique_name_city")]
 
+    #: What ``__str__`` reads: a filter's ``<option>`` of a club is written from these columns alone
+    #: (``federation.table_rows.select_options``).
+    label_fields = ("name", "city")
+
     def __str__(self) -> str:
-        return f"{self.name} ({self.city})" if self.city else self.name
+        return self.label(self.name, self.city)
+
+    @staticmethod
+    def label(name: str, city: str) -> str:
+        return f"{name} ({city})" if city else name
 
 
 class BotLevel(models.Model):

@@ -17,17 +17,38 @@ pagination are written as ``django_tables2/bootstrap5-responsive.html`` writes t
 from __future__ import annotations
 
 from functools import partial
+from html import escape as _html_escape
+from urllib.parse import quote_plus
 
 from django.conf import settings
 from django.core.exceptions import FieldDoesNotExist
 from django.db.models import Model, QuerySet
 from django.utils import formats
-from django.utils.html import conditional_escape, escape, format_html
+from django.utils.functional import Promise
+from django.utils.html import format_html
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import template_localtime
 from django_tables2 import Column
 from django_tables2.utils import A, AttributeDict, signature
+
+from federation.db import fixed_rows, values_rows
+
+
+def escape(text) -> SafeString:
+    """``django.utils.html.escape`` without its ``keep_lazy`` wrapper (which looks through its arguments for a lazy
+    string on every call): the same text. Hundreds of calls a list page (issue 16)."""
+    return SafeString(_html_escape(str(text)))
+
+
+def conditional_escape(text) -> SafeString:
+    """``django.utils.html.conditional_escape``, the same way: a lazy string is evaluated, ``__html__`` kept."""
+    if isinstance(text, Promise):
+        text = str(text)
+    if hasattr(text, "__html__"):
+        return text.__html__()
+    return SafeString(_html_escape(str(text)))
+
 
 #: What django-tables2 offers a ``render_*`` method (``BoundRow._optional_cell_arguments``).
 CELL_ARGUMENTS = ("value", "record", "column", "bound_column", "bound_row", "table")
@@ -48,6 +69,11 @@ class _Column:
         self.localize = self.column.localize
         dynamic = _has_callable(dict(table.attrs)) or _has_callable(dict(self.column.attrs))
         self.td = None if dynamic else bound_column.attrs["td"].as_html()
+        self.prepared = False  # the rest is worked out when a cell is rendered (not for rows written from values)
+
+    def prepare(self) -> None:
+        self.prepared = True
+        table, bound_column = self.table, self.bound_column
         self.render = bound_column.render
         names, catch_all = signature(self.render)
         self.names = None if catch_all else tuple(names)
@@ -139,6 +165,8 @@ class _Column:
         }
 
     def cell(self, row) -> str:
+        if not self.prepared:
+            self.prepare()
         record = row.record
         if self.fast and isinstance(record, Model):
             try:
@@ -167,8 +195,8 @@ class _Column:
             return escape(content)
         content = template_localtime(content)
         if type(content) is int and self.localize is not False and not settings.USE_THOUSAND_SEPARATOR:
-            content = str(content)  # what formats.localize writes for a whole number without grouping
-        elif self.localize is None:
+            return SafeString(content)  # what formats.localize writes without grouping: digits, nothing to escape
+        if self.localize is None:
             content = formats.localize(content)
         else:
             content = str(formats.localize(content, use_l10n=bool(self.localize)))
@@ -203,7 +231,7 @@ def _lean_rows(table, columns: list[_Column]) -> list[str] | None:
         return None
     data = getattr(page.object_list, "data", None)
     if isinstance(data, QuerySet):
-        rows = data.values(*fields)
+        rows = values_rows(data, fields)
     elif hasattr(data, "lean_values"):  # a page that reads itself (e.g. an older Gorbunov week)
         rows = data.lean_values(fields)
     else:
@@ -247,7 +275,21 @@ def select_options(bound_field) -> SafeString:
     field = bound_field.field
     if isinstance(field, ModelChoiceField):
         choices = [("", field.empty_label)] if field.empty_label is not None else []
-        choices += [(field.prepare_value(obj), field.label_from_instance(obj)) for obj in field.queryset]
+        model = field.queryset.model
+        if (
+            getattr(model, "label_fields", None)
+            and field.to_field_name is None
+            and type(field).label_from_instance is ModelChoiceField.label_from_instance
+        ):  # the model's label from its columns: no instance per option, no column the label does not show
+            label = model.label
+            rows = field.queryset.values_list("pk", *model.label_fields)
+            query = rows.query
+            if not (query.where or query.is_sliced or query.distinct or query.annotations or query.extra):
+                # All the rows, in an order: the same statement on every page.
+                rows = fixed_rows((model._meta.label, tuple(map(str, query.order_by)), model.label_fields), rows)
+            choices += [(pk, label(*rest)) for pk, *rest in rows]
+        else:
+            choices += [(field.prepare_value(obj), field.label_from_instance(obj)) for obj in field.queryset]
     else:
         choices = field.choices
     current = str(bound_field.value())
@@ -272,6 +314,29 @@ def _with_query(request, key: str, value) -> str:
     return escape("?" + urlencode(params, doseq=True))
 
 
+_QUERY_MARK = "918273645546372819"
+
+
+class _QueryLinks:
+    """``_with_query(request, key, value)`` for many values of the same key (a table's page and sort links): the
+    query around the value is encoded once, each value is then quoted into it as ``urlencode`` quotes it
+    (``quote_plus``). The same text: escaping works character by character, and a quoted value has none to
+    escape."""
+
+    def __init__(self, request):
+        self.request = request
+        self.around: dict[str, tuple[str, str] | None] = {}
+
+    def __call__(self, key: str, value) -> str:
+        if key not in self.around:
+            pieces = _with_query(self.request, key, _QUERY_MARK).split(_QUERY_MARK)
+            self.around[key] = (pieces[0], pieces[1]) if len(pieces) == 2 else None  # the mark asked: encode each
+        around = self.around[key]
+        if around is None:
+            return _with_query(self.request, key, value)
+        return f"{around[0]}{quote_plus(str(value))}{around[1]}"
+
+
 def cell_text(value) -> str:
     """``{{ value }}`` in a template: localised and escaped."""
     return conditional_escape(formats.localize(template_localtime(value)))
@@ -280,11 +345,19 @@ def cell_text(value) -> str:
 _text = cell_text
 
 
+def _page_number(number) -> str:
+    """``cell_text`` of a page link's number (or "..."): a whole number without grouping is its digits."""
+    if type(number) is int and not settings.USE_THOUSAND_SEPARATOR:
+        return str(number)
+    return cell_text(number)
+
+
 def table_html(table, request) -> SafeString:
     """The whole table, as ``django_tables2/bootstrap5-responsive.html`` renders it."""
     from django.utils.translation import gettext
     from django_tables2.templatetags.django_tables2 import table_page_range
 
+    links = _QueryLinks(request)
     parts = ['<div class="table-container table-responsive">']
     attributes = AttributeDict({"class": "table"})
     attributes.update(table.attrs)
@@ -295,7 +368,7 @@ def table_html(table, request) -> SafeString:
         for column in columns:
             header = _text(column.header)
             if column.orderable:
-                href = _with_query(request, table.prefixed_order_by_field, column.order_by_alias.next)
+                href = links(table.prefixed_order_by_field, column.order_by_alias.next)
                 header = f'<a href="{href}">{header}</a>'
             parts.append(f'<th {column.attrs["th"].as_html()} scope="col">{header}</th>')
         parts.append("</tr></thead>")
@@ -312,7 +385,7 @@ def table_html(table, request) -> SafeString:
         field = table.prefixed_page_field
         parts.append('<nav aria-label="Table navigation"><ul class="pagination justify-content-center">')
         if page.has_previous():
-            href = _with_query(request, field, page.previous_page_number())
+            href = links(field, page.previous_page_number())
             parts.append(
                 f'<li class="previous page-item"><a href="{href}" class="page-link">'
                 f'<span aria-hidden="true">&laquo;</span> {escape(gettext("previous"))}</a></li>'
@@ -320,10 +393,12 @@ def table_html(table, request) -> SafeString:
         if page.has_previous() or page.has_next():
             for number in table_page_range(page, table.paginator):
                 active = " active" if page.number == number else ""
-                href = f'href="{_with_query(request, field, number)}"' if number != "..." else ""
-                parts.append(f'<li class="page-item{active}"><a class="page-link" {href}>{_text(number)}</a></li>')
+                href = f'href="{links(field, number)}"' if number != "..." else ""
+                parts.append(
+                    f'<li class="page-item{active}"><a class="page-link" {href}>{_page_number(number)}</a></li>'
+                )
         if page.has_next():
-            href = _with_query(request, field, page.next_page_number())
+            href = links(field, page.next_page_number())
             parts.append(
                 f'<li class="next page-item"><a href="{href}" class="page-link">'
                 f'{escape(gettext("next"))} <span aria-hidden="true">&raquo;</span></a></li>'

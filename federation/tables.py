@@ -1,3 +1,4 @@
+import copy
 from functools import lru_cache
 
 import django_tables2 as tables
@@ -25,6 +26,24 @@ RATING = {"th": {"class": "text-end col-rating"}, "td": {"class": "text-end text
 _ID_MARK = 918273645546372819
 
 
+class _ColumnsCopiedOnce(dict):
+    """A table class's ``base_columns`` whose deep copy (``Table.__init__`` makes one for every table) copies each
+    column, not everything it refers to: about 350 ``deepcopy`` calls a list page (issue 16).
+
+    Decision: what a table changes of its columns it rebinds (``column.accessor``, ``column.visible`` in
+    django-tables2; ``BoundColumn.attrs`` builds new dicts from ``column.attrs``), so a copy of each column keeps one
+    table's changes from another's; the attributes' dicts, the link and the verbose name are shared, read only."""
+
+    def __deepcopy__(self, memo):
+        return {name: copy.copy(column) for name, column in self.items()}
+
+
+def columns_copied_once(table_class):
+    """Class decorator: the table's columns copied per table as ``_ColumnsCopiedOnce`` says (the list tables)."""
+    table_class.base_columns = _ColumnsCopiedOnce(table_class.base_columns)
+    return table_class
+
+
 @lru_cache(maxsize=256)
 def _url_around_id(viewname: str, language: str | None, prefix: str) -> tuple[str, str]:
     head, tail = reverse(viewname, args=[_ID_MARK]).split(str(_ID_MARK))
@@ -36,6 +55,13 @@ def url_with_id(viewname: str, pk: int) -> str:
     links every row, and ``reverse`` is a good part of a row's cost."""
     head, tail = _url_around_id(viewname, get_language(), get_script_prefix())
     return f"{head}{int(pk)}{tail}"
+
+
+def id_urls(viewname: str):
+    """``url_with_id`` for the rows of one page: the URL around the id looked up once (the language and the script
+    prefix do not change within a page)."""
+    head, tail = _url_around_id(viewname, get_language(), get_script_prefix())
+    return lambda pk: f"{head}{int(pk)}{tail}"
 
 
 class CountedPaginator(Paginator):

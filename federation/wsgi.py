@@ -1,3 +1,4 @@
+import gc
 import os
 
 from django.core.wsgi import get_wsgi_application
@@ -5,3 +6,11 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings.production")
 
 application = get_wsgi_application()
+
+# Everything loaded so far (Django, the apps, the URLconf, the translations) lives as long as the process. Moved out
+# of the collector's generations, it is no longer walked by every cyclic collection a request triggers (issue 16:
+# the pauses showed up in the ORM's query building of a cold list page; about 5% of it). Done once, after start-up,
+# as large Django sites do; with gunicorn's ``--preload`` the frozen objects are also shared with the workers
+# without copy-on-write from the collector touching them.
+gc.collect()
+gc.freeze()

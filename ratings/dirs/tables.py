@@ -16,6 +16,7 @@ from federation.tables import (
     PLAYER_NAME_FIELDS,
     RATING,
     PlayerIdColumn,
+    columns_copied_once,
     empty_or,
     order_by_name,
     row_name,
@@ -26,6 +27,7 @@ from ratings.engines import dirs
 from .models import DirsGame, DirsRating
 
 
+@columns_copied_once
 class DirsLeaderboardTable(tables.Table):
     place = tables.Column(verbose_name="#", orderable=False, attrs=NUMBER)
     player_id = PlayerIdColumn()

@@ -58,8 +58,21 @@ def shown_list_snapshots(*, slug: str) -> QuerySet[RatingSnapshot]:
     )
 
 
-def is_newest(snapshot: RatingSnapshot) -> bool:
-    return not RatingSnapshot.objects.filter(rating_list_id=snapshot.rating_list_id, as_of__gt=snapshot.as_of).exists()
+def weeks_up_to(snapshot: RatingSnapshot) -> tuple[list[int], bool]:
+    """The ids of the list's publications up to this one, oldest first (what ``past_week_page`` merges), and
+    whether it is the newest: one query for both (they were two on an older week's page)."""
+    rows = (
+        RatingSnapshot.objects.filter(rating_list_id=snapshot.rating_list_id)
+        .order_by("as_of")
+        .values_list("id", "as_of")
+    )
+    weeks, newest = [], True
+    for week_id, as_of in rows:
+        if as_of <= snapshot.as_of:
+            weeks.append(week_id)
+        else:
+            newest = False
+    return weeks, newest
 
 
 @dataclass
@@ -70,6 +83,8 @@ class ListView:
     newest: bool
     entries: QuerySet[RatingEntry]
     _ascending: list[float] | None = None
+    #: ``weeks_up_to(snapshot)`` when it was read to tell whether the snapshot is the newest.
+    weeks: list[int] | None = None
 
     def rank(self, entry: RatingEntry) -> int:
         if self.newest:
@@ -105,7 +120,9 @@ def list_view(
 ) -> ListView:
     """``newest``: whether ``snapshot`` is the list's newest publication, when the caller knows (it asked for the
     newest); read otherwise."""
-    newest = is_newest(snapshot) if newest is None else newest
+    weeks = None
+    if newest is None:
+        weeks, newest = weeks_up_to(snapshot)
     entries = RatingEntry.objects.filter(snapshot=snapshot) if newest else _latest_entries(snapshot)
     if search or city or club_id:
         players = Player.objects.all()
@@ -119,11 +136,11 @@ def list_view(
     entries = listed(
         entries.select_related("player__club"), "rank", "rating", "delta", "events", "snapshot", club="player__club"
     )
-    return ListView(snapshot=snapshot, newest=newest, entries=entries)
+    return ListView(snapshot=snapshot, newest=newest, entries=entries, weeks=weeks)
 
 
 def past_week_page(
-    *, snapshot: RatingSnapshot, offset: int, limit: int, fields: tuple[str, ...] = ()
+    *, snapshot: RatingSnapshot, offset: int, limit: int, fields: tuple[str, ...] = (), weeks: list[int] | None = None
 ) -> list[RatingEntry] | list[dict]:
     """One page of an older week's list in rank order (rating, then player id), each entry with ``shown_rank``,
     in two queries (three after the first page), however many players and weeks.
@@ -138,11 +155,10 @@ def past_week_page(
     from django.db import connection
     from django.db.models.expressions import RawSQL
 
-    weeks = list(
-        RatingSnapshot.objects.filter(rating_list_id=snapshot.rating_list_id, as_of__lte=snapshot.as_of)
-        .order_by("as_of")
-        .values_list("id", flat=True)
-    )
+    from federation.db import values_rows
+
+    if weeks is None:  # ``weeks``: ``weeks_up_to(snapshot)``, when the caller read it
+        weeks = weeks_up_to(snapshot)[0]
     table = connection.ops.quote_name(RatingEntry._meta.db_table)
 
     def legs(columns: str, condition: str, condition_params: list, tail: str, tail_params: list):
@@ -173,7 +189,7 @@ def past_week_page(
         .order_by("-rating", "player_id")
     )
     # ``fields``: the rows as ``QuerySet.values`` (a table's ``lean_fields``), each with its "shown_rank".
-    entries = list(page.values(*fields, "rating")) if fields else list(page)
+    entries = values_rows(page, (*fields, "rating")) if fields else list(page)
     if not entries:
         return entries
     rating = (lambda row: row["rating"]) if fields else (lambda entry: entry.rating)

@@ -7,7 +7,7 @@ from django_tables2.data import TableData
 
 from federation import formatting
 from federation.i18n import current_language
-from federation.table_rows import link
+from federation.table_rows import EMPTY, link
 from federation.tables import (
     FOLD,
     NAME,
@@ -16,7 +16,9 @@ from federation.tables import (
     PLAYER_NAME_FIELDS,
     RATING,
     PlayerIdColumn,
+    columns_copied_once,
     empty_or,
+    id_urls,
     order_by_name,
     row_name,
     url_with_id,
@@ -24,6 +26,7 @@ from federation.tables import (
 from ratings.models import RatingEntry
 
 
+@columns_copied_once
 class ListTable(tables.Table):
     """One Gorbunov list as of a week. ``view`` (a ``selectors.ListView``) gives ranks and this week's changes."""
 
@@ -58,6 +61,7 @@ class ListTable(tables.Table):
 
     def __init__(self, *args, view, **kwargs):
         self.view = view
+        self._lean = None
         super().__init__(*args, **kwargs)
 
     def lean_cells(self, row: dict) -> dict:
@@ -66,13 +70,13 @@ class ListTable(tables.Table):
         if "shown_rank" in row:  # an older week read a page at a time (PastWeekSlice)
             entry.shown_rank = row["shown_rank"]
         entry.snapshot_id = row["snapshot_id"]
-        name = row_name(row, current_language())
+        if self._lean is None:  # the page's language and player URL, once per table
+            self._lean = (current_language(), id_urls("federation:player_detail"))
+        language, player_url = self._lean
+        last_name = row["player__last_name"]
         return {
-            "rank": empty_or(row["rank"], lambda _rank: self.view.rank(entry)),
-            "name": empty_or(
-                row["player__last_name"],
-                lambda _last: link(url_with_id("federation:player_detail", row["player_id"]), name),
-            ),
+            "rank": EMPTY if row["rank"] is None else self.view.rank(entry),
+            "name": EMPTY if last_name in (None, "") else link(player_url(row["player_id"]), row_name(row, language)),
             "rating": empty_or(row["rating"], self.render_rating),
             "delta": self.render_delta(entry),
             "events": empty_or(row["events"]),
@@ -123,10 +127,11 @@ class PastWeekRows(TableData):
     """An older week's list in rank order for the table, read a page at a time (``selectors.past_week_page``):
     only for the default order; any other sort, a filter or a download reads ``ListView.entries``."""
 
-    def __init__(self, *, snapshot, count: int):
+    def __init__(self, *, snapshot, count: int, weeks: list[int] | None = None):
         super().__init__(data=None)
         self.snapshot = snapshot
         self.count = count
+        self.weeks = weeks  # ``selectors.weeks_up_to(snapshot)``, when the view read it
 
     @property
     def model(self):
@@ -140,8 +145,8 @@ class PastWeekRows(TableData):
 
         if isinstance(key, slice):
             start, stop, _step = key.indices(self.count)
-            return PastWeekSlice(self.snapshot, start, max(stop - start, 0))
-        return past_week_page(snapshot=self.snapshot, offset=key, limit=1)[0]
+            return PastWeekSlice(self.snapshot, start, max(stop - start, 0), weeks=self.weeks)
+        return past_week_page(snapshot=self.snapshot, offset=key, limit=1, weeks=self.weeks)[0]
 
     def __iter__(self):
         return iter(self[0 : self.count])
@@ -155,21 +160,25 @@ class PastWeekSlice(Sequence):
     """A page of ``PastWeekRows``, read when first used: as entries (``past_week_page``), or as the table's
     ``lean_fields`` when its rows are written from values (``lean_values``, ``federation.table_rows``)."""
 
-    def __init__(self, snapshot, offset: int, limit: int):
-        self.snapshot, self.offset, self.limit = snapshot, offset, limit
+    def __init__(self, snapshot, offset: int, limit: int, weeks: list[int] | None = None):
+        self.snapshot, self.offset, self.limit, self.weeks = snapshot, offset, limit, weeks
         self._entries = None
 
     def _read(self) -> list:
         from ratings.gorbunov.selectors import past_week_page
 
         if self._entries is None:
-            self._entries = past_week_page(snapshot=self.snapshot, offset=self.offset, limit=self.limit)
+            self._entries = past_week_page(
+                snapshot=self.snapshot, offset=self.offset, limit=self.limit, weeks=self.weeks
+            )
         return self._entries
 
     def lean_values(self, fields: tuple[str, ...]) -> list[dict]:
         from ratings.gorbunov.selectors import past_week_page
 
-        return past_week_page(snapshot=self.snapshot, offset=self.offset, limit=self.limit, fields=fields)
+        return past_week_page(
+            snapshot=self.snapshot, offset=self.offset, limit=self.limit, fields=fields, weeks=self.weeks
+        )
 
     def __getitem__(self, key):
         return self._read()[key]

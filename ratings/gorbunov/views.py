@@ -69,7 +69,7 @@ def list_detail(request, slug: str):
     in_rank_order = request.GET.get("sort", "rank") == "rank" and "_export" not in request.GET
     if count is not None and not view.newest and in_rank_order:
         # An older week, as it is mostly asked: a page read in rank order, not every player ranked first.
-        table = list_table(PastWeekRows(snapshot=snapshot, count=count), view=view)
+        table = list_table(PastWeekRows(snapshot=snapshot, count=count, weeks=view.weeks), view=view)
     else:
         table = list_table(list_filter.qs, view=view)
     paginate(request, table, per_page=PER_PAGE, count=count)

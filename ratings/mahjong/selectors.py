@@ -17,7 +17,7 @@ from django.db.models import QuerySet
 from django.db.models.fields.json import KT
 
 from federation.models import Player
-from federation.selectors import player_places, player_search
+from federation.selectors import places_of, player_search
 from federation.tables import listed
 from ratings.engines import mahjong as engine
 from ratings.engines.common import EngineError
@@ -205,9 +205,11 @@ def snapshot_entries(*, snapshot: RatingSnapshot, search: str = "") -> QuerySet[
 
 def snapshot_places(*, snapshot: RatingSnapshot) -> tuple[list[str], list[str]]:
     """The cities and the countries of a snapshot's players, for the filters: one query."""
-    return player_places(
-        players=Player.objects.filter(pk__in=RatingEntry.objects.filter(snapshot=snapshot).values("player_id"))
-    )
+    return places_of(shape="mahjong-snapshot", rows=_snapshot_entries, key=snapshot.pk)
+
+
+def _snapshot_entries(snapshot_id: int) -> QuerySet[RatingEntry]:
+    return RatingEntry.objects.filter(snapshot_id=snapshot_id)
 
 
 def player_entries(*, player: Player, lists: list[RatingList]) -> dict[int, list[dict]]:

@@ -1,9 +1,10 @@
 import django_tables2 as tables
-from django.utils.html import format_html
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from federation import formatting
 from federation.i18n import current_language
+from federation.table_rows import EMPTY, conditional_escape, link
 from federation.tables import (
     FOLD,
     NAME,
@@ -12,7 +13,9 @@ from federation.tables import (
     PLAYER_NAME_FIELDS,
     RATING,
     PlayerIdColumn,
+    columns_copied_once,
     empty_or,
+    id_urls,
     order_by_name,
     row_name,
     url_with_id,
@@ -20,6 +23,7 @@ from federation.tables import (
 from ratings.models import RatingEntry
 
 
+@columns_copied_once
 class MahjongEntryTable(tables.Table):
     """One list as of one date: rank, name, city, rating, change, tournaments (`rules/mahjong.md`)."""
 
@@ -48,12 +52,17 @@ class MahjongEntryTable(tables.Table):
     #: A page of rows read as values and written by ``lean_cells`` (``federation.table_rows``).
     lean_fields = ("rank", "rating", "delta", "events", "player_id", *PLAYER_NAME_FIELDS, "player__city")
 
+    _lean = None
+
     def lean_cells(self, row: dict) -> dict:
         """Each cell as the ``render_*`` methods below write it, from a row of ``lean_fields``."""
-        name = row_name(row, current_language())
+        if self._lean is None:  # the page's language and player URL, once per table
+            self._lean = (current_language(), id_urls("ratings:mahjong:player"))
+        language, player_url = self._lean
+        last_name = row["player__last_name"]
         return {
             "rank": empty_or(row["rank"]),
-            "name": empty_or(row["player__last_name"], lambda _last: self._name_link(row["player_id"], name)),
+            "name": EMPTY if last_name in (None, "") else link(player_url(row["player_id"]), row_name(row, language)),
             "city": empty_or(row["player__city"]),
             "rating": empty_or(row["rating"], self.render_rating),
             "delta": empty_or(row["delta"], self.render_delta),
@@ -65,7 +74,7 @@ class MahjongEntryTable(tables.Table):
 
     @staticmethod
     def _name_link(player_id: int, name: str):
-        return format_html('<a href="{}">{}</a>', url_with_id("ratings:mahjong:player", player_id), name)
+        return link(url_with_id("ratings:mahjong:player", player_id), name)
 
     def render_name(self, record):
         return self._name_link(record.player_id, record.player.display_name(current_language()))
@@ -85,7 +94,7 @@ class MahjongEntryTable(tables.Table):
         if value == 0:
             return formatting.delta(0, 2)
         css = "text-success" if value > 0 else "text-danger"
-        return format_html('<span class="{}">{}</span>', css, formatting.delta(value, 2))
+        return SafeString(f'<span class="{css}">{conditional_escape(formatting.delta(value, 2))}</span>')
 
     def value_delta(self, value):
         return None if value is None else round(value, 2)

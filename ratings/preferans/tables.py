@@ -14,6 +14,7 @@ from federation.tables import (
     PLAYER_NAME_FIELDS,
     RATING,
     PlayerIdColumn,
+    columns_copied_once,
     empty_or,
     order_by_name,
     row_name,
@@ -30,6 +31,7 @@ class RatingColumn(tables.Column):
         return Decimal(str(value)).quantize(Decimal("0.01"))
 
 
+@columns_copied_once
 class LeaderboardTable(tables.Table):
     rank = tables.Column(verbose_name="#", empty_values=(), orderable=False, attrs=NUMBER)
     player_id = PlayerIdColumn()
