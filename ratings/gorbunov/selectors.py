@@ -174,7 +174,9 @@ def past_week_page(
                     f" WHERE n.player_id = e.player_id AND n.snapshot_id IN ({marks}))"
                 )
                 params += newer
-            parts.append(f"({sql}{tail})")
+            # SQLite takes no parenthesised member of a UNION, so there each member is read from a subquery
+            # (which keeps its own ORDER BY and LIMIT); PostgreSQL merges the parenthesised members' ordered streams.
+            parts.append(f"({sql}{tail})" if connection.vendor == "postgresql" else f"SELECT * FROM ({sql}{tail})")
             params += tail_params
         return " UNION ALL ".join(parts), params
 
