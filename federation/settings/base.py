@@ -5,6 +5,7 @@ With nothing set the site runs on a SQLite file beside the code and runs Celery 
 """
 
 import datetime
+import os
 from pathlib import Path
 
 import environ
@@ -140,7 +141,12 @@ def tune_postgres(database: dict) -> dict:
     return database
 
 
-DATABASES = {"default": tune_postgres(env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"))}
+# An empty DATABASE_URL (``DATABASE_URL= make run``) means the default, as an unset one does.
+DATABASES = {
+    "default": tune_postgres(
+        env.db_url_config(os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
+    )
+}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DJANGO_CONN_MAX_AGE", default=0))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -53,6 +53,18 @@ class ParsedFile:
         return not self.errors
 
 
+def _rows(reader):
+    """The rows after the header, numbered from 2; a row the csv module cannot read stops the file by its number."""
+    line = 1
+    try:
+        for line, values in enumerate(reader, start=2):
+            yield line, values
+    except csv.Error as error:
+        raise ImportFileError(
+            _("Row %(row)s cannot be read as CSV (%(reason)s).") % {"row": line + 1, "reason": error}
+        ) from None
+
+
 def deals_parse(content: bytes) -> ParsedFile:
     try:
         text = content.decode("utf-8-sig")
@@ -63,8 +75,12 @@ def deals_parse(content: bytes) -> ParsedFile:
     end = text.find("\n")
     first = text if end < 0 else text[:end]  # the first line only: a long history has millions
     delimiter = ";" if first.count(";") >= first.count(",") else ","
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
-    header = [name.strip().lower() for name in next(reader)]
+    # newline="": the csv module splits the lines itself (\r\n, \n or a lone \r, as old spreadsheets write them)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    try:
+        header = [name.strip().lower() for name in next(reader)]
+    except csv.Error as error:
+        raise ImportFileError(_("Row 1 cannot be read as CSV (%(reason)s).") % {"reason": error}) from None
     missing = [name for name in COLUMNS if name not in header]
     if missing:
         raise ImportFileError(_("Missing columns: %(columns)s.") % {"columns": ", ".join(missing)})
@@ -73,7 +89,7 @@ def deals_parse(content: bytes) -> ParsedFile:
     deals: dict[tuple[str, str], ParsedDeal] = {}
     errors: list[RowError] = []
     days: dict[str, datetime.date | None] = {"": None}
-    for line, values in enumerate(reader, start=2):
+    for line, values in _rows(reader):
         if len(values) < width:
             if not "".join(values).strip():
                 continue

@@ -74,3 +74,18 @@ def test_a_new_games_table_is_checked_for_the_whole_file(admin_client):
     body = _upload(admin_client, text).content.decode()
     assert "a table has 2 to 4 players, this one has 1" in body
     assert b.pk
+
+
+def test_line_ends_of_old_spreadsheets_and_unreadable_rows_are_told_by_row_not_a_500(admin_client):
+    """A lone carriage return ended a line in the fuzzer's file and the csv module's error was a 500; such line ends
+    are read as line ends now, and a row the csv module cannot read at all is refused by its number."""
+    players = [PlayerFactory() for _ in range(3)]
+    text = _file(players, games=1, deals_per_game=1).replace("\n", "\r")  # a classic Mac OS spreadsheet's CSV
+    page = _upload(admin_client, text)
+    assert page.status_code == 200
+    assert page.context["deal_count"] == 1
+    huge = "game;date;deal;player_id;whists\n" + 'g-1;2026-03-07;1;1;"' + "9" * 200_000 + '"\n'
+    page = _upload(admin_client, huge)
+    assert page.status_code == 200
+    assert "Row 2 cannot be read as CSV (field larger than field limit (131072))." in page.content.decode()
+    assert not Deal.objects.exists()
