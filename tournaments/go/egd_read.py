@@ -259,7 +259,10 @@ def read_csv(text: str) -> Table:
         dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
     except csv.Error:
         dialect = csv.excel
-    rows = list(csv.reader(io.StringIO(text), dialect))
+    try:  # newline="": the csv module splits \r\n, \n and a lone \r itself
+        rows = list(csv.reader(io.StringIO(text, newline=""), dialect))
+    except csv.Error as error:
+        raise FileProblem(_("The file cannot be read as CSV (%(reason)s).") % {"reason": error}) from None
     if not rows:
         raise FileProblem(_("The file is empty."))
     header = [h.strip().lower() for h in rows[0]]

@@ -216,3 +216,12 @@ def test_registering_players_from_a_file_keeps_a_known_pin_elsewhere(director, m
     table = egd_read.read_csv(text)
     services.go_players_import(go=go, table=table, choices={}, user=None)
     assert Player.objects.get(pk=members["kondratev"].pk).egd_pin == ""
+
+
+def test_a_players_csv_with_old_line_ends_or_an_unreadable_field_is_read_or_refused_in_words():
+    """A lone carriage return ends a line (as an old spreadsheet writes it); a field the csv module cannot read at
+    all is refused with a sentence, never a 500."""
+    table = egd_read.read_csv("surname,first_name,rank\rКондратьев,Даниил,1k\r")
+    assert [row.surname for row in table.players] == ["Кондратьев"]
+    with pytest.raises(egd_read.FileProblem, match="cannot be read as CSV"):
+        egd_read.read_csv('surname,first_name,rank\nA,"' + "b" * 200_000 + '",1k\n')
