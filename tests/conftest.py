@@ -15,8 +15,16 @@ import uuid
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# The fuzzers explore new inputs on every developer's run (hypothesis keeps what fails in .hypothesis/ and replays
+# it); in CI (``CI`` set) they run a fixed, derandomized set of examples, so that a landing is judged on the inputs
+# its author ran and a new finding comes from a developer's run, not from a random CI failure.
+hypothesis_settings.register_profile("ci", derandomize=True)
+if os.environ.get("CI"):
+    hypothesis_settings.load_profile("ci")
 
 
 @pytest.hookimpl(tryfirst=True)
