@@ -11,7 +11,20 @@ from ratings.history import HistoryError, history_check, history_import
 from ratings.rate import parse_document
 
 
-class Command(BaseCommand):
+class ImportCommand(BaseCommand):
+    """What the history imports' commands share: progress lines and errors on standard error, exit status 1."""
+
+    def _progress(self, done: int, total: int, step: str) -> None:
+        self.stderr.write(f"{done}/{total} {step}")
+
+    def _fail(self, lines: list[str]) -> None:
+        """Every error on its own line on standard error, exit status 1, nothing saved."""
+        for line in lines:
+            self.stderr.write(line.replace("\n", " "))
+        raise SystemExit(1)
+
+
+class Command(ImportCommand):
     help = (
         "Import a history document (the format of manage.py rate, docs/rate-cli.md): players, starting ratings, "
         "tournaments and results; the whole file is checked first and nothing is saved if anything is wrong."
@@ -41,12 +54,3 @@ class Command(BaseCommand):
         except RecursionError:
             self._fail(["input: nested too deeply"])
         self.stdout.write(json.dumps(report.as_dict(), ensure_ascii=False))
-
-    def _progress(self, done: int, total: int, step: str) -> None:
-        self.stderr.write(f"{done}/{total} {step}")
-
-    def _fail(self, lines: list[str]) -> None:
-        """Every error on its own line on standard error, exit status 1, nothing saved."""
-        for line in lines:
-            self.stderr.write(line.replace("\n", " "))
-        raise SystemExit(1)

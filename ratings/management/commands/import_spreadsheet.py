@@ -5,16 +5,15 @@ Gorbunov or mahjong history kept in spreadsheets, loaded by the same services as
 import json
 from pathlib import Path
 
-from django.core.management.base import BaseCommand
-
 from ratings.engines.common import EngineError
 from ratings.history import HistoryError, history_check, history_import
+from ratings.management.commands.import_history import ImportCommand
 from ratings.spreadsheet import document_error, mahjong_spreadsheet_document, spreadsheet_document
 
 MAHJONG = ("mahjong-rr", "mahjong-crr", "mahjong-online")
 
 
-class Command(BaseCommand):
+class Command(ImportCommand):
     help = (
         "Import a Gorbunov or mahjong history from CSV or XLSX tables of players, tournaments and results (README: "
         "'The spreadsheet path'); every error is named by file, row and column, and nothing is saved while any is left."
@@ -73,11 +72,3 @@ class Command(BaseCommand):
         except EngineError as error:
             self._fail([document_error(error, where)])
         self.stdout.write(json.dumps(report.as_dict(), ensure_ascii=False))
-
-    def _progress(self, done: int, total: int, step: str) -> None:
-        self.stderr.write(f"{done}/{total} {step}")
-
-    def _fail(self, lines: list[str]) -> None:
-        for line in lines:
-            self.stderr.write(line.replace("\n", " "))
-        raise SystemExit(1)
