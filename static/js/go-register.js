@@ -83,4 +83,6 @@
     clearTimeout(timer);
     search();
   });
+  // A name typed before this script ran (a slow connection) or put back by the browser's Back button: search it now.
+  if (input.value.trim() && input.value !== input.defaultValue) search();
 })();
