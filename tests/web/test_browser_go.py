@@ -121,3 +121,36 @@ def test_register_a_member_by_typing_and_correct_a_result(live_server, page):
     expect(page.get_by_text("Board 1 corrected: black wins.")).to_be_visible()
     expect(page.locator("#board-1")).to_contain_text("black wins")
     assert Board.objects.get(round__tournament=go).result == "black"
+
+
+def test_a_name_typed_before_the_search_script_has_loaded_is_searched_when_it_loads(live_server, page):
+    """On a slow connection the director may type before go-register.js runs: the script searches what is typed."""
+    import datetime
+
+    from federation.roles import ensure_roles
+    from tests.factories import PlayerFactory
+
+    ensure_roles()
+    user = organiser(username="director3")
+    user.set_password("pass-word-123")
+    user.save()
+    go = services.go_tournament_create(
+        user=user, name="Slow Cup", start_date=datetime.date(2026, 3, 7), end_date=datetime.date(2026, 3, 7),
+        system="fus", rounds=3, half_stone=True, acceleration=True,
+    )  # fmt: skip
+    PlayerFactory(last_name="Ёлкина", first_name="Мария", last_name_latin="Yolkina", first_name_latin="Maria")
+    page.goto(f"{live_server.url}/en/admin/login/?next=/en/")
+    page.get_by_label("Username").fill("director3")
+    page.get_by_label("Password").fill("pass-word-123")
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(f"{live_server.url}/en/")
+
+    held = []
+    page.route("**/go-register*.js", lambda route: held.append(route))  # the script waits until the name is typed
+    page.goto(f"{live_server.url}/en/go/{go.pk}/", wait_until="commit")  # the page is shown; its script is held
+    page.get_by_label("Find a member by name (Cyrillic or Latin)").press_sequentially("ёлк")
+    page.wait_for_timeout(300)  # nothing searches yet: no script
+    expect(page.locator("#member-results")).not_to_contain_text("Yolkina Maria")
+    assert len(held) == 1
+    held[0].continue_()
+    expect(page.locator("#member-results")).to_contain_text("Yolkina Maria")
