@@ -44,3 +44,16 @@ def time_chart(all_series: list[dict], *, events: Iterable[dict] = (), rating: s
             seen.add(key)
             unique.append(item)
     return {"series": [s for s in all_series if s["points"]], "events": unique, "rating": rating, "rank": rank}
+
+
+def chart_html(chart: dict, chart_id: str, data_id: str, label: str) -> str:
+    """What ``templates/_chart.html`` writes, from Python: for the player page's sections, where the include was a
+    template render per chart on every cold page (issue 16). ``tests/federation/test_charts.py`` compares the two."""
+    from django.utils.html import escape, json_script
+    from django.utils.translation import gettext
+
+    return (
+        f"\n{json_script(chart, data_id)}\n"
+        f'<div class="chart-box mb-3"><canvas class="fed-chart" id="{escape(chart_id)}" data-source="{escape(data_id)}"'
+        f' data-events="{escape(gettext("Tournaments"))}" role="img" aria-label="{escape(label)}"></canvas></div>\n'
+    )
