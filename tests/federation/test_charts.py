@@ -22,4 +22,4 @@ def test_chart_html_is_the_include(language):
         )
         python = charts.chart_html(chart, "c-1", "c-1-data", 'История "x"')
     assert python == template
-    assert "Кубок \\u003C/script\\u003E" in python
+    assert python.count("</script>") == 1  # a tournament named "</script>" cannot end the data early
