@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import bisect
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from decimal import Decimal
 
-from django.db.models import F, Max, QuerySet, Window
+from django.db.models import F, FilteredRelation, Max, Q, QuerySet, Window
 from django.db.models.fields.json import KT
 from django.db.models.functions import RowNumber
 
@@ -219,49 +220,146 @@ def past_week_page(
 @dataclass
 class PlayerRating:
     rating_list: RatingList
-    current: RatingEntry | None
-    points: list[tuple[str, int]]
-    changes: list[RatingChange]
-    starting: StartingRating | None = None
-
-
-#: What a player's changes show (``gorbunov_tags.change_rows`` and the chart's events).
-CHANGE_ROW_FIELDS = (
-    *("rating_list", "player", "event_date", "before", "after", "delta", "details", "explanation_ru"),
-    *("explanation_en", "tournament", "tournament__name"),
-)
+    current: RatingEntry
 
 
 def player_ratings(*, player: Player) -> list[PlayerRating]:
-    """Every Gorbunov rating of a player: the newest entry, the history points and the changes, in three queries."""
+    """The newest entry of a player in every active Gorbunov list (the public API's player), in one query."""
     entries = (
         RatingEntry.objects.filter(player=player, snapshot__rating_list__engine=Engine.GORBUNOV)
+        .filter(snapshot__rating_list__is_active=True)
         .select_related("snapshot__rating_list")
         .defer("details", "snapshot__summary", "snapshot__rating_list__params")  # not shown; JSON to decode
         .order_by("snapshot__rating_list__ordering", "snapshot__rating_list_id", "snapshot__as_of")
     )
     by_list: dict[int, PlayerRating] = {}
     for entry in entries:
-        rating_list = entry.snapshot.rating_list
-        if not rating_list.is_active:
-            continue
-        item = by_list.setdefault(rating_list.pk, PlayerRating(rating_list, None, [], []))
-        item.points.append((entry.snapshot.as_of.isoformat(), int(entry.rating)))
-        item.current = entry
-    if not by_list:
-        return []
-    changes = (
-        RatingChange.objects.filter(player=player, rating_list_id__in=list(by_list))
-        .select_related("tournament")
-        .only(*CHANGE_ROW_FIELDS)
-        .order_by("-event_date", "-id")
-    )
-    for change in changes:
-        by_list[change.rating_list_id].changes.append(change)
-    # One per list (unique): no need of the model's sort by list and player names.
-    for starting in StartingRating.objects.filter(player=player, rating_list_id__in=list(by_list)).order_by():
-        by_list[starting.rating_list_id].starting = starting
+        by_list[entry.snapshot.rating_list_id] = PlayerRating(entry.snapshot.rating_list, entry)
     return list(by_list.values())
+
+
+@dataclass
+class PlayerList:
+    """One Gorbunov list of a player's page, as plain values (``sections.player_section`` writes them)."""
+
+    name: str
+    slug: str
+    rating: Decimal
+    events: int
+    #: (rating, date of the federation's list) the player started from, if carried over.
+    starting: tuple[Decimal, dt.date] | None
+    #: (Monday, rating) of every publication that moved the player, oldest first.
+    points: list[tuple[dt.date, int]] = field(default_factory=list)
+    #: The changes, newest first: dicts of ``CHANGE_FIELDS`` and "explanation" (in the page's language).
+    changes: list[dict] = field(default_factory=list)
+
+
+#: What a change's row and the chart's events show.
+CHANGE_FIELDS = ("rating_list_id", "tournament_id", "tournament__name", "event_date", "before", "delta", "details")
+
+#: A player id no row has: its place among a statement's parameters is where the page's player goes.
+_PLAYER = -4_611_686_018_427_387_003
+
+
+class _PlayerStatement:
+    """``QuerySet.values`` of one player's rows with its SQL written once per process (issue 16: Django took longer
+    to write the section's statements than PostgreSQL to answer them). It is compiled with the stand-in ``_PLAYER``,
+    whose place among the parameters then takes the page's player, and sent through ``federation.db.bound_cursor``
+    (prepared by PostgreSQL after a few runs on a connection); the rows are converted as ``values`` converts them
+    (a JSON column decoded). On other databases than PostgreSQL it is the ORM's ``values``."""
+
+    def __init__(self, build, fields: tuple[str, ...], names: tuple[str, ...] = ()):
+        self.build = build  # player id -> queryset
+        self.fields = fields
+        self.names = names or fields  # the rows' keys
+        self._compiled: tuple[str, list, list] | None = None
+
+    def rows(self, player_id: int) -> list[dict]:
+        from django.db import connection
+
+        from federation.db import bound_cursor
+
+        if connection.vendor != "postgresql":
+            return [dict(zip(self.names, row, strict=True)) for row in self.build(player_id).values_list(*self.fields)]
+        if self._compiled is None:
+            query = self.build(_PLAYER).values(*self.fields).query
+            compiler = query.get_compiler(connection=connection)
+            sql, params = compiler.as_sql()
+            converters = compiler.get_converters([column for column, _sql, _alias in compiler.select])
+            self._compiled = (sql, list(params), list(converters.items()))
+        sql, params, converters = self._compiled
+        with bound_cursor() as cursor:
+            cursor.execute(sql, [player_id if value == _PLAYER else value for value in params])
+            fetched = cursor.fetchall()
+        rows = [dict(zip(self.names, row, strict=True)) for row in fetched]
+        for position, (functions, expression) in converters:
+            name = self.names[position]
+            for row in rows:
+                for function in functions:
+                    row[name] = function(row[name], expression, connection)
+        return rows
+
+
+_LIST_ROWS = _PlayerStatement(
+    lambda player_id: (
+        RatingEntry.objects.filter(player_id=player_id, snapshot__rating_list__engine=Engine.GORBUNOV)
+        .filter(snapshot__rating_list__is_active=True)
+        .annotate(
+            start=FilteredRelation(
+                "snapshot__rating_list__starting_ratings",
+                condition=Q(snapshot__rating_list__starting_ratings__player_id=player_id),
+            )
+        )
+        .order_by("snapshot__rating_list__ordering", "snapshot__rating_list_id", "snapshot__as_of")
+    ),
+    (
+        *("snapshot__rating_list_id", "snapshot__rating_list__name", "snapshot__rating_list__name_en"),
+        *("snapshot__rating_list__slug", "snapshot__as_of", "rating", "events", "start__rating", "start__list_date"),
+    ),
+)
+
+#: A player's changes in the active lists, with their explanations in one language (by language).
+_CHANGE_ROWS = {
+    language: _PlayerStatement(
+        lambda player_id: (
+            RatingChange.objects.filter(player_id=player_id, rating_list__engine=Engine.GORBUNOV)
+            .filter(rating_list__is_active=True)
+            .order_by("-event_date", "-id")
+        ),
+        (*CHANGE_FIELDS, f"explanation_{language}"),
+        (*CHANGE_FIELDS, "explanation"),
+    )
+    for language in ("ru", "en")
+}
+
+
+def player_lists(*, player_id: int, language: str) -> list[PlayerList]:
+    """Every active Gorbunov list a player has a rating in, in the lists' order: the rating, its history, the
+    starting rating and the changes, read as plain values (no model instances) in two queries (one for a player
+    with none)."""
+    english = language.startswith("en")  # RatingList.display_name's rule
+    lists: dict[int, PlayerList] = {}
+    for row in _LIST_ROWS.rows(player_id):
+        item = lists.get(row["snapshot__rating_list_id"])
+        if item is None:
+            starting = None if row["start__list_date"] is None else (row["start__rating"], row["start__list_date"])
+            item = lists[row["snapshot__rating_list_id"]] = PlayerList(
+                (english and row["snapshot__rating_list__name_en"]) or row["snapshot__rating_list__name"],
+                row["snapshot__rating_list__slug"],
+                row["rating"],
+                row["events"],
+                starting,
+            )
+        item.points.append((row["snapshot__as_of"], int(row["rating"])))  # whole points on the chart
+        item.rating, item.events = row["rating"], row["events"]
+    if not lists:
+        return []
+    # RatingChange.explanation's rule; a change of a list the player has no entry in is not shown (none should be).
+    for row in _CHANGE_ROWS["ru" if language.startswith("ru") else "en"].rows(player_id):
+        item = lists.get(row["rating_list_id"])
+        if item is not None:
+            item.changes.append(row)
+    return list(lists.values())
 
 
 @dataclass
