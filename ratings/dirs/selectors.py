@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
+from typing import NamedTuple
 
-from django.db.models import F, Q, QuerySet, Window
+from django.db.models import Case, F, OuterRef, Q, QuerySet, Subquery, When, Window
 from django.db.models.functions import Rank
 
 from federation.models import Player
+from federation.statements import id_rows
 from federation.tables import listed
 
 from .models import DirsGame, DirsRating
@@ -34,15 +37,6 @@ def dirs_rating_of(*, player: Player) -> DirsRating | None:
     return DirsRating.objects.select_related("club").filter(player=player).first()
 
 
-def dirs_starting_rating_of(*, player: Player):
-    """The rating carried over from the federation's list (``StartingRating`` of the DIRS list), or None."""
-    from ratings.models import Engine, StartingRating
-
-    # The lists' order (the model's default, less its sort by the players' names: one player here).
-    carried = StartingRating.objects.filter(player=player, rating_list__engine=Engine.DIRS)
-    return carried.order_by("rating_list__ordering", "rating_list__slug", "rating_list_id").first()
-
-
 def dirs_ratings_by_player() -> dict[int, int]:
     """Every player's current rating, for the game form to propose the handicap DIRS prescribes."""
     return dict(DirsRating.objects.values_list("player_id", "rating"))
@@ -58,14 +52,77 @@ def dirs_player_games(*, player_id: int) -> QuerySet[DirsGame]:
 
 
 def dirs_chart_points(*, rating: DirsRating, games: list[DirsGame]) -> list[dict]:
-    """The rating after each game of the player; the first point is the initial rating, dated with the first game
-    (a rating without games has no chart)."""
-    first = games[0].date.isoformat() if games else None
-    points = [{"x": 0, "date": first, "rating": rating.initial_rating}]
-    for i, g in enumerate(games, start=1):
-        after = g.white_after if g.white_id == rating.player_id else g.black_after
-        points.append({"x": i, "date": g.date.isoformat(), "rating": after})
+    """The rating after each game of the player (``dirs_rating_steps``)."""
+    steps = [(g.date, g.white_after if g.white_id == rating.player_id else g.black_after) for g in games]
+    return dirs_rating_steps(initial_rating=rating.initial_rating, steps=steps)
+
+
+def dirs_rating_steps(*, initial_rating: int, steps: list[tuple[dt.date, int]]) -> list[dict]:
+    """The chart's points from the rating after each game, ``(date, rating)`` in the order rated: the first point
+    is the initial rating, dated with the first game (a rating without games has no chart)."""
+    first = steps[0][0].isoformat() if steps else None
+    points = [{"x": 0, "date": first, "rating": initial_rating}]
+    for i, (day, after) in enumerate(steps, start=1):
+        points.append({"x": i, "date": day.isoformat(), "rating": after})
     return points
+
+
+# --- the player page's DIRS section (ratings.dirs.sections): its two reads, compiled once (federation.statements)
+
+
+class DirsCard(NamedTuple):
+    """What the player page shows of a DIRS rating: the rating, the club, and the rating carried over from the
+    federation's list (``StartingRating`` of a DIRS list; ``start_*`` are None without one)."""
+
+    rating: int
+    initial_rating: int
+    club_id: int | None
+    club_name: str | None
+    start_rating: Decimal | None
+    start_acceleration: int | None
+    start_date: dt.date | None
+
+
+def _card_query(player_id: int):
+    from ratings.models import Engine, StartingRating
+
+    # Of several DIRS lists, the first in the lists' order (the model's default, less its sort by the players' names:
+    # one player here). Decision: three subqueries of one statement, not a second statement: the lookup costs
+    # PostgreSQL microseconds each time, a statement a round trip (and SQLite has no LATERAL join to do it once).
+    carried = StartingRating.objects.filter(player_id=OuterRef("player_id"), rating_list__engine=Engine.DIRS).order_by(
+        "rating_list__ordering", "rating_list__slug", "rating_list_id"
+    )
+    return (
+        DirsRating.objects.filter(player_id=player_id)
+        .annotate(
+            club_name=F("club__name"),
+            start_rating=Subquery(carried.values("rating")[:1]),
+            start_acceleration=Subquery(carried.values("acceleration")[:1]),
+            start_date=Subquery(carried.values("list_date")[:1]),
+        )
+        .order_by()
+        .values_list(*DirsCard._fields)
+    )
+
+
+def dirs_card_of(*, player_id: int) -> DirsCard | None:
+    """The player's DIRS rating with its club and starting rating, in one statement; None without a rating."""
+    rows = id_rows("dirs.card", _card_query, player_id)
+    return DirsCard(*rows[0]) if rows else None
+
+
+def _steps_query(player_id: int):
+    after = Case(When(white_id=player_id, then=F("white_after")), default=F("black_after"))
+    return (
+        DirsGame.objects.filter(Q(white_id=player_id) | Q(black_id=player_id), rated=True)
+        .order_by("id")
+        .values_list("date", after)
+    )
+
+
+def dirs_rated_steps_of(*, player_id: int) -> list[tuple[dt.date, int]]:
+    """The player's rating after each of their rated club games, ``(date, rating)`` in the order rated."""
+    return id_rows("dirs.steps", _steps_query, player_id)
 
 
 # --- page versions (federation.caching) ----------------------------------------------------------------------------
