@@ -221,15 +221,14 @@ def version_of(fragments: list[Fragment]) -> str:
 
     On PostgreSQL through a server-binding cursor: the statement's text is the same for every request of a page
     (only the parameters differ), so psycopg prepares it after its fifth run on a connection and PostgreSQL no
-    longer plans a dozen subqueries each time (planning took three times as long as running them, issue 16)."""
-    from federation.db import bound_cursor
+    longer plans a dozen subqueries each time (planning took three times as long as running them, issue 16). And
+    the process remembers the answer until PostgreSQL notifies a change (``federation.changes``): a warm page then
+    costs no round trip to the database at all."""
+    from federation.changes import version_rows
 
     sql = "SELECT " + ", ".join(f"({part})" for part, _params in fragments)
     params = [value for _part, values in fragments for value in values]
-    with bound_cursor() as cursor:
-        cursor.execute(sql, params)
-        row = cursor.fetchone()
-    return "|".join(str(value) for value in row)
+    return "|".join(str(value) for value in version_rows(sql, params)[0])
 
 
 def registry_fragments() -> list[Fragment]:

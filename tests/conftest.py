@@ -156,3 +156,13 @@ def _empty_cache():
 
     for alias in caches:
         caches[alias].clear()
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup):
+    """The test database, dropped at the end without this process's listener connected to it (PostgreSQL refuses to
+    drop a database in use; ``federation.changes``)."""
+    yield
+    from federation.changes import stop_listening
+
+    stop_listening()

@@ -24,6 +24,7 @@ from django.db.models.functions import Cast, TruncDate
 
 from federation.api.v1.lists import MAHJONG, PLAYER_COLUMNS
 from federation.api.v1.statements import Statement, fetch, fetch_together
+from federation.changes import version_rows
 from federation.models import Player
 from ratings.models import Engine, RatingChange, RatingEntry, RatingList, RatingSnapshot
 
@@ -58,8 +59,9 @@ def history_version(player_id: int) -> dict | None:
     player. What a history shows changes only with a publication, a rebuild or a withdrawal of a list (the
     publications' count, newest id and last computation; the lists' edits), a deal (the player's preferans rating's
     last change and newest deal), a club game recorded, corrected or deleted (the player's DIRS rating's last change,
-    the newest game) or the player's own edit: the same facts the player's page is versioned by."""
-    found = fetch(_version_sql(), [player_id])
+    the newest game) or the player's own edit: the same facts the player's page is versioned by. Remembered by the
+    process until something changes (``federation.changes``)."""
+    found = version_rows(_version_sql(), [player_id])
     if not found:
         return None
     row = found[0]

@@ -33,6 +33,7 @@ from django.db.models.functions import Cast
 from django.utils.dateparse import parse_datetime
 
 from federation.api.v1.statements import Statement, fetch
+from federation.changes import version_rows
 from federation.models import Player
 from ratings.dates import AskedDate, ShownList, list_for_date
 from ratings.engines.gorbunov import week_start
@@ -71,8 +72,9 @@ def _version_sql() -> str:
 def list_version(slug: str) -> tuple | None:
     """An active list's version, in one query; None when there is no such list. The row: the list's id and system,
     its publications' count, newest id, last computation and newest date, the lists' and the players' newest edits,
-    the players' newest id, a leaderboard's last change and newest row, the list's names."""
-    found = fetch(_version_sql(), [Engine.PREFERANS, Engine.DIRS, Engine.PREFERANS, Engine.DIRS, slug])
+    the players' newest id, a leaderboard's last change and newest row, the list's names. Remembered by the process
+    until something changes (``federation.changes``)."""
+    found = version_rows(_version_sql(), [Engine.PREFERANS, Engine.DIRS, Engine.PREFERANS, Engine.DIRS, slug])
     return found[0] if found else None
 
 
