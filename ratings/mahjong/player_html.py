@@ -100,15 +100,23 @@ def _missing_or(score: dict, key: str, write) -> str:
 
 class _Writer:
     """One render's writer: the fixed pieces of the language, the tournaments' address around their id, and each date
-    written once (a tournament is in two lists' breakdowns, RR and CRR, with the same date: ``formatting.day`` is
-    the slowest of the values written)."""
+    and number written once per render (a tournament is in two lists' breakdowns, RR and CRR, with the same date, W,
+    R and A; ``formatting.day`` is the slowest of the values written). Equal numbers have one text
+    (1 == 1.0 == Decimal("1.00") are all "1,00"), so they share it."""
 
     def __init__(self) -> None:
         self.language, self.prefix = get_language(), get_script_prefix()
         self.labels = _labels(self.language, self.prefix)
         self.tournament_url = id_urls("tournaments:tournament_detail")
-        self.number = formatting.rating_writer(2)
+        self._number = formatting.rating_writer(2)
+        self.numbers: dict[object, str] = {}
         self.days: dict[object, str] = {}
+
+    def number(self, value) -> str:
+        text = self.numbers.get(value)
+        if text is None:
+            text = self.numbers[value] = self._number(value)
+        return text
 
     def day(self, value) -> str:
         text = self.days.get(value)
