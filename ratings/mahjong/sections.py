@@ -15,65 +15,67 @@ from federation import charts
 from federation.i18n import current_language
 from federation.models import Player
 from ratings.engines import mahjong as engine
+from ratings.mahjong.player_html import player_html
 from ratings.mahjong.selectors import (
-    latest_snapshots,
     mahjong_data,
     mahjong_lists,
     mahjong_settings,
-    player_entries,
-    tournament_names,
+    player_history,
+    player_lists,
+    tournament_titles,
 )
 from ratings.mahjong.services import mahjong_tournament_problems
-from ratings.models import RatingEntry
 from tournaments.models import Discipline, Tournament, TournamentStatus
 
 
 def player_context(*, player: Player, as_of: date | None, language: str) -> dict:
-    """Each list's rating of the player as of a date, the breakdown of part A and part B, and the chart's points."""
-    lists = list(mahjong_lists())
-    snapshots = latest_snapshots(lists=lists, as_of=as_of)
-    entries = {
-        entry.snapshot_id: entry
-        for entry in RatingEntry.objects.filter(player=player, snapshot__in=list(snapshots.values()))
-    }
-    history = player_entries(player=player, lists=lists)
-    ids = {score["t"] for entry in entries.values() for score in entry.details.get("scores", [])}
-    names = tournament_names(ids)
-    ru = language.startswith("ru")
+    """Each list's rating of the player as of a date, the breakdown of part A and part B, and the chart's points.
+
+    Three queries at most, read as plain values (``selectors.player_lists``: the lists, their snapshots in force
+    and the player's entries in one; the history; the names of the tournaments in the breakdowns, when there are
+    any). ``rows``: per list, ``list`` (slug, engine, names), ``name``, ``snapshot`` (``as_of``) or None, ``entry``
+    (``rating``, ``rank``, ``delta``, ``events``, ``details``) or None, ``scores`` (each with ``tournament``: its
+    name, None when deleted since) and ``formula`` (the lines in the language)."""
+    shown = player_lists(player_id=player.pk, as_of=as_of)
+    history = player_history(player_id=player.pk)
+    names = tournament_titles(
+        {score["t"] for item in shown if item.entry is not None for score in item.entry.details.get("scores", [])}
+    )
+    key = "ru" if language.startswith("ru") else "en"
+    place = _("place")
     rows = []
     chart_series = []
     events = []
-    for rating_list in lists:
-        snapshot = snapshots.get(rating_list.pk)
-        entry = entries.get(snapshot.pk) if snapshot else None
+    for item in shown:
+        rating_list, entry = item.rating_list, item.entry
+        name = rating_list.display_name(language)
         scores = []
         formula: list[str] = []
         if entry is not None:
             scores = [{**score, "tournament": names.get(score["t"])} for score in entry.details.get("scores", [])]
-            formula = entry.details.get("formula", {}).get("ru" if ru else "en", [])
+            formula = entry.details.get("formula", {}).get(key, [])
         rows.append(
             {
                 "list": rating_list,
-                "name": rating_list.display_name(language),
-                "snapshot": snapshot,
+                "name": name,
+                "snapshot": item.snapshot,
                 "entry": entry,
                 "scores": scores,
                 "formula": formula,
             }
         )
-        points = history[rating_list.pk]
+        points = history.get(rating_list.pk)
         if points:
-            name = rating_list.display_name(language)
-            chart_series.append(charts.series(name, [(p["date"], p["rating"]) for p in points], stepped=True))
+            chart_series.append(charts.series(name, [(day, rating) for day, rating, _rank in points], stepped=True))
             chart_series.append(
                 charts.series(
-                    f"{name}: {_('place')}", [(p["date"], p["rank"]) for p in points], axis="rank", stepped=True
+                    f"{name}: {place}", [(day, rank) for day, _rating, rank in points], axis="rank", stepped=True
                 )
             )
-        events += [charts.event(score["end"], score["tournament"].name) for score in scores if score.get("tournament")]
-    chart = (
-        charts.time_chart(chart_series, events=events, rating=_("rating"), rank=_("place")) if chart_series else None
-    )
+        events += [
+            charts.event(score["end"], score["tournament"]) for score in scores if score["tournament"] is not None
+        ]
+    chart = charts.time_chart(chart_series, events=events, rating=_("rating"), rank=place) if chart_series else None
     return {
         "player": player,
         "rows": rows,
@@ -86,8 +88,7 @@ def player_section(request, player: Player) -> str | None:
     context = player_context(player=player, as_of=None, language=current_language())
     if not context["has_any"]:
         return None
-    context["in_section"] = True
-    return render_to_string("mahjong/_player.html", context)
+    return player_html(context, in_section=True)
 
 
 def _w_by_stage(tournament: engine.RatedTournament, coefficients: engine.Coefficients) -> list[dict]:

@@ -8,14 +8,19 @@ range and picks each date's window in memory.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
+from decimal import Decimal
+from functools import cache
 
 from dateutil.relativedelta import relativedelta
+from django.db import connection
 from django.db.models import QuerySet
 from django.db.models.fields.json import KT
 
+from federation.db import bound_cursor
 from federation.models import Player
 from federation.selectors import places_of, player_search
 from federation.tables import listed
@@ -212,16 +217,107 @@ def _snapshot_entries(snapshot_id: int) -> QuerySet[RatingEntry]:
     return RatingEntry.objects.filter(snapshot_id=snapshot_id)
 
 
-def player_entries(*, player: Player, lists: list[RatingList]) -> dict[int, list[dict]]:
-    """Every snapshot entry of a player in these lists, oldest first, per list id: the chart's points."""
-    history: dict[int, list[dict]] = {rating_list.pk: [] for rating_list in lists}
-    rows = (
-        RatingEntry.objects.filter(player=player, snapshot__rating_list__in=lists)
-        .order_by("snapshot__as_of")
-        .values_list("snapshot__rating_list_id", "snapshot__as_of", "rating", "rank")
+@dataclass(frozen=True, slots=True)
+class ListShown:
+    """An active mahjong list as a player's page names and links it."""
+
+    pk: int
+    slug: str
+    engine: str
+    name: str
+    name_en: str
+
+    def display_name(self, language: str) -> str:
+        """``RatingList.display_name``: the English name on the English pages when there is one."""
+        return self.name_en if language.startswith("en") and self.name_en else self.name
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotShown:
+    pk: int
+    as_of: date
+
+
+@dataclass(frozen=True, slots=True)
+class EntryShown:
+    """A player's entry in a snapshot: ``details`` as the computation stored it (parts, scores, formula lines)."""
+
+    rank: int
+    rating: Decimal
+    delta: Decimal | None
+    events: int
+    details: dict
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerList:
+    """One active list on a player's page: its snapshot in force (None before its first) and the player's entry in
+    that snapshot (None when not listed on that date)."""
+
+    rating_list: ListShown
+    snapshot: SnapshotShown | None
+    entry: EntryShown | None
+
+
+@cache
+def _player_lists_sql() -> str:
+    """Every active mahjong list in the lists' order, the newest snapshot on or before a date picked by a correlated
+    subquery (an index probe on the list and date), and the player's entry in it (a probe on the snapshot and
+    player). Plain SQL that PostgreSQL and SQLite both read; the same text at every request."""
+    lists, snapshots, entries = RatingList._meta.db_table, RatingSnapshot._meta.db_table, RatingEntry._meta.db_table
+    engines = ", ".join(["%s"] * len(MAHJONG_ENGINES))
+    return (
+        "SELECT l.id, l.slug, l.engine, l.name, l.name_en, s.id, s.as_of, e.rank, e.rating, e.delta, e.events,"
+        f" e.details FROM {lists} l LEFT JOIN {snapshots} s ON s.id = (SELECT n.id FROM {snapshots} n"
+        " WHERE n.rating_list_id = l.id AND n.as_of <= %s ORDER BY n.as_of DESC LIMIT 1)"
+        f" LEFT JOIN {entries} e ON e.snapshot_id = s.id AND e.player_id = %s"
+        f" WHERE l.engine IN ({engines}) AND l.is_active ORDER BY l.ordering, l.slug"
     )
-    for list_id, as_of, rating, rank in rows:
-        history[list_id].append({"date": as_of.isoformat(), "rating": float(rating), "rank": rank})
+
+
+@cache
+def _player_history_sql() -> str:
+    lists, snapshots, entries = RatingList._meta.db_table, RatingSnapshot._meta.db_table, RatingEntry._meta.db_table
+    engines = ", ".join(["%s"] * len(MAHJONG_ENGINES))
+    return (
+        f"SELECT s.rating_list_id, s.as_of, e.rating, e.rank FROM {entries} e"
+        f" INNER JOIN {snapshots} s ON s.id = e.snapshot_id INNER JOIN {lists} l ON l.id = s.rating_list_id"
+        f" WHERE e.player_id = %s AND l.engine IN ({engines}) AND l.is_active ORDER BY s.as_of"
+    )
+
+
+def _rows(sql: str, params: list) -> list[tuple]:
+    with bound_cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def _decimal(value) -> Decimal | None:
+    """A numeric column read without the ORM: PostgreSQL gives a ``Decimal``, SQLite a float or an int."""
+    return value if value is None or type(value) is Decimal else Decimal(str(value))
+
+
+def player_lists(*, player_id: int, as_of: date | None = None) -> list[PlayerList]:
+    """The active mahjong lists with the player's entry in each one's snapshot in force on ``as_of`` (today's
+    newest when None): one query, plain values (issue 16: the lists, snapshots and entries as model instances were
+    three queries the ORM wrote again at every request)."""
+    found = []
+    for row in _rows(_player_lists_sql(), [as_of or date.max, player_id, *MAHJONG_ENGINES]):
+        list_id, slug, engine, name, name_en, snapshot_id, day, rank, rating, change, events, details = row
+        snapshot = SnapshotShown(snapshot_id, day) if snapshot_id is not None else None
+        entry = None
+        if rank is not None:
+            entry = EntryShown(rank, _decimal(rating), _decimal(change), events, json.loads(details))
+        found.append(PlayerList(ListShown(list_id, slug, engine, name, name_en), snapshot, entry))
+    return found
+
+
+def player_history(*, player_id: int) -> dict[int, list[tuple[str, float, int]]]:
+    """Every entry of a player in the active mahjong lists, oldest first, per list id: (ISO date, rating, rank), the
+    chart's points. One query."""
+    history: dict[int, list[tuple[str, float, int]]] = defaultdict(list)
+    for list_id, day, rating, rank in _rows(_player_history_sql(), [player_id, *MAHJONG_ENGINES]):
+        history[list_id].append((day.isoformat(), float(rating), rank))
     return history
 
 
@@ -250,3 +346,16 @@ def latest_snapshots(*, lists: list[RatingList], as_of: date | None = None) -> d
 def tournament_names(ids: list[str] | set[str]) -> dict[str, Tournament]:
     pks = [int(pk) for pk in ids if str(pk).isdigit()]
     return {str(t.pk): t for t in Tournament.objects.filter(pk__in=pks).only("id", "name", "end_date", "city")}
+
+
+def tournament_titles(ids: list[str] | set[str]) -> dict[str, str]:
+    """Tournament id (as the entries' details write it) -> name, for the ids that are still tournaments: one query
+    (none without ids), plain values."""
+    pks = sorted({int(pk) for pk in ids if str(pk).isdigit()})
+    if not pks:
+        return {}
+    table = Tournament._meta.db_table
+    if connection.vendor == "postgresql":  # one statement text whatever the number of ids
+        return {str(pk): name for pk, name in _rows(f"SELECT id, name FROM {table} WHERE id = ANY(%s)", [pks])}
+    marks = ", ".join(["%s"] * len(pks))
+    return {str(pk): name for pk, name in _rows(f"SELECT id, name FROM {table} WHERE id IN ({marks})", pks)}
