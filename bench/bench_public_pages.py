@@ -5,7 +5,8 @@ with a trivial Django view through the same middleware, in one run.
 preferans leaderboard; pages of 50 rows. For each page:
 
 - *cold*: an address never asked before (an extra parameter no page reads), so the page is rendered (the version
-  query, the page's own queries, the template);
+  query, the page's own queries, the template); before each, a change is notified (``federation.changes``), so the
+  server reads the page's version from the database as after any write, not from its memo;
 - *warm*: the rendered page from the cache (no conditional header), and a revalidation with ``If-None-Match``
   answered ``304``.
 
@@ -202,15 +203,30 @@ def _get(port: int, path: str, headers: dict | None = None) -> tuple[int, float,
     return response.status, elapsed, dict(response.getheaders())
 
 
-def _median(port: int, paths, n: int, *, headers: dict | None = None, status: int = 200) -> float:
+def _median(port: int, paths, n: int, *, headers: dict | None = None, status: int = 200, before=None) -> float:
     timings = []
     for i in range(n):
+        if before is not None:
+            before()
         path = paths(i) if callable(paths) else paths
         code, elapsed, _headers = _get(port, path, headers)
         if code != status:
             raise RuntimeError(f"{path}: {code}, expected {status}")
         timings.append(elapsed)
     return statistics.median(timings)
+
+
+def _changed() -> None:
+    """Tell the server that something changed, as a committed write would (``federation.changes``), and give the
+    notification time to arrive: a cold request then reads its page's version from the database too, not from the
+    server's memo of the versions it read."""
+    from django.db import connection
+
+    from federation.changes import CHANNEL
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_notify(%s, '')", [CHANNEL])
+    time.sleep(0.05)
 
 
 def _free_port() -> int:
@@ -301,7 +317,12 @@ def run() -> list[dict]:
             sys.stderr.write(f"measuring {name}\n")
             joiner = "&" if "?" in page else "?"
             # A parameter no page reads makes a new address, hence a new cache key: the page is rendered.
-            cold = _median(port, lambda i, page=page, joiner=joiner: f"{page}{joiner}cold={time.time_ns()}{i}", COLD)
+            cold = _median(
+                port,
+                lambda i, page=page, joiner=joiner: f"{page}{joiner}cold={time.time_ns()}{i}",
+                COLD,
+                before=_changed,
+            )
             warm = _median(port, page, WARM)
             etag = _get(port, page)[2]["ETag"]
             not_modified = _median(port, page, WARM, headers={"If-None-Match": etag}, status=304)
