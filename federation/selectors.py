@@ -192,6 +192,10 @@ def player_likely_duplicates(*, last_name: str, first_name: str = "", exclude_pk
 
 def player_results(*, player: Player) -> QuerySet[Result]:
     """A player's results in approved tournaments, newest first, with each tournament's number of participants."""
+    return _results_of(player.pk)
+
+
+def _results_of(player_id: int) -> QuerySet[Result]:
     participants = (
         Result.objects.filter(tournament=OuterRef("tournament"))
         .order_by()
@@ -200,11 +204,108 @@ def player_results(*, player: Player) -> QuerySet[Result]:
         .values("n")
     )
     return (
-        Result.objects.filter(player=player, tournament__status=TournamentStatus.APPROVED)
+        Result.objects.filter(player_id=player_id, tournament__status=TournamentStatus.APPROVED)
         .select_related("tournament")
         .annotate(result_count=Subquery(participants, output_field=IntegerField()))
         .order_by("-tournament__end_date", "tournament__name")
     )
+
+
+#: ``_marked_statement``'s statements: (SQL, parameters) by name and shape, per database; at most ``_MARKED_MAX``
+#: (the shapes of a sort asked in the address are the visitor's to choose).
+_MARKED: dict[tuple, tuple[str, list]] = {}
+_MARKED_MAX = 256
+
+
+def _marked_statement(key: tuple, build) -> tuple[str, list]:
+    """The SQL of ``build(_KEY_MARK)`` (a queryset), compiled once per process and ``key``: a statement that differs
+    from page to page by one id only, whose place in the parameters ``_with_key`` fills."""
+    from django.db import connection
+
+    statement = (connection.alias, *key)
+    if statement not in _MARKED:
+        sql, params = build(_KEY_MARK).query.sql_with_params()
+        if len(_MARKED) >= _MARKED_MAX:
+            _MARKED.clear()
+        _MARKED[statement] = (sql, list(params))
+    return _MARKED[statement]
+
+
+def _with_key(params: list, key: int) -> list:
+    return [key if type(p) is int and p == _KEY_MARK else p for p in params]
+
+
+def _fetch(sql: str, params: list) -> list[tuple]:
+    from federation.db import bound_cursor
+
+    with bound_cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def _public_player_rows(pk: int) -> QuerySet:
+    from federation.models import Club
+
+    player = [field.attname for field in Player._meta.concrete_fields]
+    club = [f"club__{field.attname}" for field in Club._meta.concrete_fields]
+    return Player.objects.filter(pk=pk, is_bot=False).values_list(*player, *club)
+
+
+def public_player(pk: int) -> Player | None:
+    """A person's profile (not a bot) with its club, as ``select_related("club")`` reads it, for their page.
+
+    On PostgreSQL the statement is written once per process and sent with the id apart (prepared after a few
+    pages): the ORM wrote it again on every page, which took longer than PostgreSQL took to answer (issue 16)."""
+    from django.db import connection
+
+    from federation.models import Club
+
+    if connection.vendor == "postgresql":
+        sql, params = _marked_statement(("public_player",), _public_player_rows)
+        rows = _fetch(sql, _with_key(params, pk))
+    else:
+        rows = list(_public_player_rows(pk))
+    if not rows:
+        return None
+    width = len(Player._meta.concrete_fields)
+    player = Player.from_db(connection.alias, None, rows[0][:width])
+    club = None if rows[0][width] is None else Club.from_db(connection.alias, None, rows[0][width:])
+    Player._meta.get_field("club").set_cached_value(player, club)
+    return player
+
+
+#: What a row of ``player_results_page`` holds, in this order, followed by how many results there are in all.
+RESULT_ROW = ("tournament_id", "tournament__end_date", "tournament__name", "tournament__discipline")
+RESULT_ROW += ("tournament__city", "place", "result_count")
+
+
+def _results_page_rows(player_id: int, order: tuple) -> QuerySet:
+    from django.db.models import Window
+
+    rows = _results_of(player_id).order_by(*order)
+    return rows.annotate(total=Window(Count("pk"))).values_list(*RESULT_ROW, "total")
+
+
+def player_results_page(
+    *, player_id: int, order: tuple, shape: tuple, offset: int, limit: int
+) -> tuple[list[tuple], int | None]:
+    """One page of a player's results (``player_results``) sorted by ``order`` (``order_by``'s arguments), rows of
+    ``RESULT_ROW``, and how many results the player has in all: one statement, the count a window beside the rows
+    (it was a ``COUNT(*)`` of its own). The count is None when the page is past the last one (no row carries it).
+
+    ``shape`` names ``order`` (its expressions may hold the reader's language): on PostgreSQL the statement is
+    written once per process and shape, the id, the limit and the offset sent apart, so every page of every player
+    in one order is one prepared statement."""
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        sql, params = _marked_statement(("player_results_page", *shape), lambda key: _results_page_rows(key, order))
+        rows = _fetch(f"{sql} LIMIT %s OFFSET %s", [*_with_key(params, player_id), limit, offset])
+    else:
+        rows = list(_results_page_rows(player_id, order)[offset : offset + limit])
+    if not rows:
+        return [], 0 if offset == 0 else None
+    return [row[:-1] for row in rows], rows[0][-1]
 
 
 def public_tournaments() -> QuerySet[Tournament]:

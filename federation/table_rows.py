@@ -188,19 +188,23 @@ class _Column:
 
     def text(self, content) -> str:
         """A cell's content as the template writes it: localised (as the column asks) and escaped."""
-        kind = type(content)
-        if kind is SafeString:  # what localize and conditional_escape leave as it is
-            return content
-        if kind is str:
-            return escape(content)
-        content = template_localtime(content)
-        if type(content) is int and self.localize is not False and not settings.USE_THOUSAND_SEPARATOR:
-            return SafeString(content)  # what formats.localize writes without grouping: digits, nothing to escape
-        if self.localize is None:
-            content = formats.localize(content)
-        else:
-            content = str(formats.localize(content, use_l10n=bool(self.localize)))
-        return conditional_escape(content)
+        return content_text(content, self.localize)
+
+
+def content_text(content, localize: bool | None = None) -> str:
+    """A cell's content as django-tables2's template writes it: localised (as a column's ``localize`` asks) and
+    escaped."""
+    kind = type(content)
+    if kind is SafeString:  # what localize and conditional_escape leave as it is
+        return content
+    if kind is str:
+        return escape(content)
+    content = template_localtime(content)
+    if type(content) is int and localize is not False and not settings.USE_THOUSAND_SEPARATOR:
+        return SafeString(content)  # what formats.localize writes without grouping: digits, nothing to escape
+    if localize is not None:
+        return conditional_escape(str(formats.localize(content, use_l10n=bool(localize))))
+    return conditional_escape(formats.localize(content))
 
 
 #: A row's value that is empty: the cell shows the column's default, as django-tables2 does (``lean_cells``).
@@ -317,7 +321,7 @@ def _with_query(request, key: str, value) -> str:
 _QUERY_MARK = "918273645546372819"
 
 
-class _QueryLinks:
+class QueryLinks:
     """``_with_query(request, key, value)`` for many values of the same key (a table's page and sort links): the
     query around the value is encoded once, each value is then quoted into it as ``urlencode`` quotes it
     (``quote_plus``). The same text: escaping works character by character, and a quoted value has none to
@@ -354,10 +358,7 @@ def _page_number(number) -> str:
 
 def table_html(table, request) -> SafeString:
     """The whole table, as ``django_tables2/bootstrap5-responsive.html`` renders it."""
-    from django.utils.translation import gettext
-    from django_tables2.templatetags.django_tables2 import table_page_range
-
-    links = _QueryLinks(request)
+    links = QueryLinks(request)
     parts = ['<div class="table-container table-responsive">']
     attributes = AttributeDict({"class": "table"})
     attributes.update(table.attrs)
@@ -381,31 +382,41 @@ def table_html(table, request) -> SafeString:
     page = getattr(table, "page", None)
     # ``if page``, as the template asks, would count the page's rows (reading them again when they were written
     # from values); an empty page has no other page (django-tables2 serves the last page for one out of range).
-    if page is not None and table.paginator.num_pages > 1:
-        field = table.prefixed_page_field
-        parts.append('<nav aria-label="Table navigation"><ul class="pagination justify-content-center">')
-        if page.has_previous():
-            href = links(field, page.previous_page_number())
-            parts.append(
-                f'<li class="previous page-item"><a href="{href}" class="page-link">'
-                f'<span aria-hidden="true">&laquo;</span> {escape(gettext("previous"))}</a></li>'
-            )
-        if page.has_previous() or page.has_next():
-            for number in table_page_range(page, table.paginator):
-                active = " active" if page.number == number else ""
-                href = f'href="{links(field, number)}"' if number != "..." else ""
-                parts.append(
-                    f'<li class="page-item{active}"><a class="page-link" {href}>{_page_number(number)}</a></li>'
-                )
-        if page.has_next():
-            href = links(field, page.next_page_number())
-            parts.append(
-                f'<li class="next page-item"><a href="{href}" class="page-link">'
-                f'{escape(gettext("next"))} <span aria-hidden="true">&raquo;</span></a></li>'
-            )
-        parts.append("</ul></nav>")
+    if page is not None:
+        parts.extend(pagination(links, table.prefixed_page_field, page))
     parts.append("</div>")
     return mark_safe("\n".join(parts))  # every value went through escape or conditional_escape
+
+
+def pagination(links: QueryLinks, field: str, page) -> list[str]:
+    """The page links under a table (none when it has one page), as ``bootstrap5-responsive.html`` writes them:
+    ``field`` is the page's parameter, ``page`` a ``django.core.paginator.Page``."""
+    from django.utils.translation import gettext
+    from django_tables2.templatetags.django_tables2 import table_page_range
+
+    paginator = page.paginator
+    if paginator.num_pages <= 1:
+        return []
+    parts = ['<nav aria-label="Table navigation"><ul class="pagination justify-content-center">']
+    if page.has_previous():
+        href = links(field, page.previous_page_number())
+        parts.append(
+            f'<li class="previous page-item"><a href="{href}" class="page-link">'
+            f'<span aria-hidden="true">&laquo;</span> {escape(gettext("previous"))}</a></li>'
+        )
+    if page.has_previous() or page.has_next():
+        for number in table_page_range(page, paginator):
+            active = " active" if page.number == number else ""
+            href = f'href="{links(field, number)}"' if number != "..." else ""
+            parts.append(f'<li class="page-item{active}"><a class="page-link" {href}>{_page_number(number)}</a></li>')
+    if page.has_next():
+        href = links(field, page.next_page_number())
+        parts.append(
+            f'<li class="next page-item"><a href="{href}" class="page-link">'
+            f'{escape(gettext("next"))} <span aria-hidden="true">&raquo;</span></a></li>'
+        )
+    parts.append("</ul></nav>")
+    return parts
 
 
 def filter_fields(filterset, hidden_name: str = "", hidden_value="") -> SafeString:
