@@ -15,7 +15,7 @@ from django_tables2.utils import AttributeDict
 from federation import formatting
 from federation.i18n import current_language
 from federation.models import Player
-from federation.table_rows import EMPTY, link
+from federation.table_rows import EMPTY, QueryLinks, cell_text, content_text, link, pagination
 
 # Phone-first tables (issue 16): place, player and rating come first and always show; a number never wraps; the
 # columns marked FOLD are hidden below 768 px (the page still carries them in the download and on a wider screen).
@@ -271,8 +271,6 @@ class PlayerResults:
         self.page = Page(rows, number, CountedPaginator((), per_page, count=count))
 
     def html(self) -> SafeString:
-        from federation.table_rows import QueryLinks, content_text, pagination
-
         links = QueryLinks(self.request)
         attributes = AttributeDict({"class": "table"})
         attributes.update(getattr(settings, "DJANGO_TABLES2_TABLE_ATTRS", {}))
@@ -282,24 +280,16 @@ class PlayerResults:
         parts.append("</tr></thead>")
         disciplines = _discipline_names(current_language())
         tournament_url = id_urls("tournaments:tournament_detail")
-        classes = [f'<td class="{column.td}">' for column in RESULT_COLUMNS]
+        date, tournament, place, count, discipline, city = (f'<td class="{c.td}">' for c in RESULT_COLUMNS)
         rows = []
-        for number, (tournament, end_date, name, discipline, city, place, participants) in enumerate(
-            self.page.object_list
-        ):
-            cells = (
-                formatting.day(end_date) if end_date else None,
-                link(tournament_url(tournament), name) if name else None,
-                place,
-                participants,
-                disciplines.get(discipline, discipline),
-                city,
+        for number, (pk, end_date, name, code, town, rank, participants) in enumerate(self.page.object_list):
+            rows.append(
+                f'<tr class="{"odd" if number % 2 else "even"}">'
+                f"{date}{_cell(formatting.day(end_date) if end_date else None)}</td>"
+                f"{tournament}{link(tournament_url(pk), name) if name else EMPTY_CELL}</td>"
+                f"{place}{_cell(rank)}</td>{count}{_cell(participants)}</td>"
+                f"{discipline}{_cell(disciplines.get(code, code))}</td>{city}{_cell(town)}</td></tr>"
             )
-            row = "".join(
-                f"{td}{EMPTY_CELL if value is None or value == '' else content_text(value)}</td>"
-                for td, value in zip(classes, cells, strict=True)
-            )
-            rows.append(f'<tr class="{"odd" if number % 2 else "even"}">{row}</tr>')
         parts.append(f"<tbody >{chr(10).join(rows)}</tbody>")
         parts.append("</table>")
         parts.extend(pagination(links, "page", self.page))
@@ -307,8 +297,6 @@ class PlayerResults:
         return mark_safe("\n".join(parts))  # every value went through escape or link
 
     def _header(self, column: _ResultColumn, links) -> str:
-        from federation.table_rows import cell_text
-
         header = cell_text(column.header)
         classes = set(column.th.split())
         if column.order is not None:
@@ -329,6 +317,11 @@ class PlayerResults:
 
 #: What an empty cell shows (django-tables2's default).
 EMPTY_CELL = "—"
+
+
+def _cell(value) -> str:
+    """A cell's value as django-tables2 writes it: the default when empty, otherwise localised and escaped."""
+    return EMPTY_CELL if value is None or value == "" else content_text(value)
 
 
 def _results_order(asked: list[str]) -> tuple[dict[str, str], tuple, tuple]:
