@@ -211,38 +211,6 @@ def _results_of(player_id: int) -> QuerySet[Result]:
     )
 
 
-#: ``_marked_statement``'s statements: (SQL, parameters) by name and shape, per database; at most ``_MARKED_MAX``
-#: (the shapes of a sort asked in the address are the visitor's to choose).
-_MARKED: dict[tuple, tuple[str, list]] = {}
-_MARKED_MAX = 256
-
-
-def _marked_statement(key: tuple, build) -> tuple[str, list]:
-    """The SQL of ``build(_KEY_MARK)`` (a queryset), compiled once per process and ``key``: a statement that differs
-    from page to page by one id only, whose place in the parameters ``_with_key`` fills."""
-    from django.db import connection
-
-    statement = (connection.alias, *key)
-    if statement not in _MARKED:
-        sql, params = build(_KEY_MARK).query.sql_with_params()
-        if len(_MARKED) >= _MARKED_MAX:
-            _MARKED.clear()
-        _MARKED[statement] = (sql, list(params))
-    return _MARKED[statement]
-
-
-def _with_key(params: list, key: int) -> list:
-    return [key if type(p) is int and p == _KEY_MARK else p for p in params]
-
-
-def _fetch(sql: str, params: list) -> list[tuple]:
-    from federation.db import bound_cursor
-
-    with bound_cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchall()
-
-
 def _public_player_rows(pk: int) -> QuerySet:
     from federation.models import Club
 
@@ -252,19 +220,14 @@ def _public_player_rows(pk: int) -> QuerySet:
 
 
 def public_player(pk: int) -> Player | None:
-    """A person's profile (not a bot) with its club, as ``select_related("club")`` reads it, for their page.
-
-    On PostgreSQL the statement is written once per process and sent with the id apart (prepared after a few
-    pages): the ORM wrote it again on every page, which took longer than PostgreSQL took to answer (issue 16)."""
+    """A person's profile (not a bot) with its club, as ``select_related("club")`` reads it, for their page: one
+    statement written once per process and prepared by PostgreSQL (``federation.db.marked_rows``)."""
     from django.db import connection
 
+    from federation.db import marked_rows
     from federation.models import Club
 
-    if connection.vendor == "postgresql":
-        sql, params = _marked_statement(("public_player",), _public_player_rows)
-        rows = _fetch(sql, _with_key(params, pk))
-    else:
-        rows = list(_public_player_rows(pk))
+    rows = marked_rows(("public_player",), _public_player_rows, values={"pk": pk})
     if not rows:
         return None
     width = len(Player._meta.concrete_fields)
@@ -293,16 +256,18 @@ def player_results_page(
     ``RESULT_ROW``, and how many results the player has in all: one statement, the count a window beside the rows
     (it was a ``COUNT(*)`` of its own). The count is None when the page is past the last one (no row carries it).
 
-    ``shape`` names ``order`` (its expressions may hold the reader's language): on PostgreSQL the statement is
-    written once per process and shape, the id, the limit and the offset sent apart, so every page of every player
-    in one order is one prepared statement."""
-    from django.db import connection
+    ``shape`` names ``order`` (its expressions may hold the reader's language): the statement is written once per
+    process and shape (``federation.db.marked_rows``), so every page of every player in one order is one prepared
+    statement."""
+    from federation.db import marked_rows
 
-    if connection.vendor == "postgresql":
-        sql, params = _marked_statement(("player_results_page", *shape), lambda key: _results_page_rows(key, order))
-        rows = _fetch(f"{sql} LIMIT %s OFFSET %s", [*_with_key(params, player_id), limit, offset])
-    else:
-        rows = list(_results_page_rows(player_id, order)[offset : offset + limit])
+    rows = marked_rows(
+        ("player_results_page", *shape),
+        lambda player_id: _results_page_rows(player_id, order),
+        values={"player_id": player_id},
+        limit=limit,
+        offset=offset,
+    )
     if not rows:
         return [], 0 if offset == 0 else None
     return [row[:-1] for row in rows], rows[0][-1]
