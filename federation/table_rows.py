@@ -58,17 +58,46 @@ def _has_callable(attrs) -> bool:
     return any(callable(value) or (isinstance(value, dict) and _has_callable(value)) for value in attrs.values())
 
 
+#: ``_td_attributes``' answers: (the table's attributes, the column's, the HTML) by table class and column name.
+_TD: dict[tuple, tuple] = {}
+_TD_MAX = 512
+
+
+def _td_attributes(table, bound_column) -> str | None:
+    """``bound_column.attrs["td"].as_html()``, or None when the column's attributes hold a callable (computed for
+    each cell). Kept per table class and column for as long as the table's and the column's attributes stay the same
+    (the list tables share a column's attributes between their tables, ``federation.tables.columns_copied_once``):
+    django-tables2 works out a column's ``<th>``, ``<td>`` and footer attributes and classes together, for every
+    column of every page."""
+    column = bound_column.column
+    key = (type(table), bound_column.name)
+    kept = _TD.get(key)
+    if kept is not None and kept[1] is column.attrs and kept[0] == table.attrs:
+        return kept[2]
+    html = None if _has_callable(dict(column.attrs)) else attributes_html(bound_column.attrs["td"])
+    if len(_TD) >= _TD_MAX:
+        _TD.clear()
+    _TD[key] = (dict(table.attrs), column.attrs, html)
+    return html
+
+
+def attributes_html(attributes: AttributeDict) -> str:
+    """``attributes.as_html()``: each ``key="value"`` escaped, as ``format_html_join`` writes them, without its
+    per-argument checks for lazy text (a table writes a few dozen a page)."""
+    pairs = attributes._iteritems()  # what as_html writes: no None values, not the keys of the table's parts
+    return " ".join(f'{conditional_escape(key)}="{conditional_escape(value)}"' for key, value in pairs)
+
+
 class _Column:
     """One visible column, prepared once for every row of the page."""
 
-    def __init__(self, table, bound_column):
+    def __init__(self, table, bound_column, *, dynamic_table: bool):
         self.table = table
         self.bound_column = bound_column
         self.column = bound_column.column
         self.default = bound_column.default
         self.localize = self.column.localize
-        dynamic = _has_callable(dict(table.attrs)) or _has_callable(dict(self.column.attrs))
-        self.td = None if dynamic else bound_column.attrs["td"].as_html()
+        self.td = None if dynamic_table else _td_attributes(table, bound_column)
         self.prepared = False  # the rest is worked out when a cell is rendered (not for rows written from values)
 
     def prepare(self) -> None:
@@ -240,23 +269,33 @@ def _lean_rows(table, columns: list[_Column]) -> list[str] | None:
         rows = data.lean_values(fields)
     else:
         return None
+    # Per column: its name, its opening tag, its default as written, and how it writes any other content.
+    written = [
+        (column.bound_column.name, f"<td {column.td}>", column.text(column.default), column.text) for column in columns
+    ]
     lines = []
     for values in rows:
         cells = table.lean_cells(values)
         parts = []
-        for column in columns:
-            content = cells[column.bound_column.name]
+        for name, opening, default, text in written:
+            content = cells[name]
+            kind = type(content)
             if content is EMPTY:
-                content = column.default
-            parts.append(f"<td {column.td}>{column.text(content)}</td>")
+                content = default
+            elif kind is str:
+                content = escape(content)
+            elif kind is not SafeString:  # what text leaves as it is
+                content = text(content)
+            parts.append(f"{opening}{content}</td>")
         parity = 'class="odd"' if next(table._counter) % 2 else 'class="even"'
-        lines.append(f"<tr {parity}>" + "".join(parts) + "</tr>")
+        lines.append(f"<tr {parity}>{''.join(parts)}</tr>")
     return lines
 
 
 def table_rows(table) -> SafeString:
     """``<tr>`` elements of the table's current page (or its ``empty_text`` row), as its template would write them."""
-    columns = [_Column(table, bound_column) for bound_column in table.columns]
+    dynamic_table = _has_callable(dict(table.attrs))
+    columns = [_Column(table, bound_column, dynamic_table=dynamic_table) for bound_column in table.columns]
     plain_rows = not table.row_attrs
     lines = _lean_rows(table, columns)
     if lines is None:
@@ -308,7 +347,7 @@ def select_options(bound_field) -> SafeString:
 
 def _attrs_html(attrs) -> str:
     """``{{ attrs.as_html }}`` in a template: nothing when there is no such key or it is a plain dict."""
-    return attrs.as_html() if hasattr(attrs, "as_html") else ""
+    return attributes_html(attrs) if isinstance(attrs, AttributeDict) else ""
 
 
 def _with_query(request, key: str, value) -> str:
@@ -362,7 +401,7 @@ def table_html(table, request) -> SafeString:
     parts = ['<div class="table-container table-responsive">']
     attributes = AttributeDict({"class": "table"})
     attributes.update(table.attrs)
-    parts.append(f"<table {attributes.as_html()}>")
+    parts.append(f"<table {attributes_html(attributes)}>")
     columns = list(table.columns)
     if table.show_header:
         parts.append(f"<thead {_attrs_html(table.attrs.get('thead'))}><tr>")
@@ -371,12 +410,12 @@ def table_html(table, request) -> SafeString:
             if column.orderable:
                 href = links(table.prefixed_order_by_field, column.order_by_alias.next)
                 header = f'<a href="{href}">{header}</a>'
-            parts.append(f'<th {column.attrs["th"].as_html()} scope="col">{header}</th>')
+            parts.append(f'<th {attributes_html(column.attrs["th"])} scope="col">{header}</th>')
         parts.append("</tr></thead>")
     parts.append(f"<tbody {_attrs_html(table.attrs.get('tbody'))}>{table_rows(table)}</tbody>")
     if table.has_footer():
         parts.append(f"<tfoot {_attrs_html(table.attrs.get('tfoot'))}><tr>")
-        parts.extend(f"<td {column.attrs['tf'].as_html()}>{_text(column.footer)}</td>" for column in columns)
+        parts.extend(f"<td {attributes_html(column.attrs['tf'])}>{_text(column.footer)}</td>" for column in columns)
         parts.append("</tr></tfoot>")
     parts.append("</table>")
     page = getattr(table, "page", None)

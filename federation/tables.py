@@ -15,7 +15,7 @@ from django_tables2.utils import AttributeDict
 from federation import formatting
 from federation.i18n import current_language
 from federation.models import Player
-from federation.table_rows import EMPTY, QueryLinks, cell_text, content_text, link, pagination
+from federation.table_rows import EMPTY, QueryLinks, attributes_html, cell_text, content_text, link, pagination
 
 # Phone-first tables (issue 16): place, player and rating come first and always show; a number never wraps; the
 # columns marked FOLD are hidden below 768 px (the page still carries them in the download and on a wider screen).
@@ -274,7 +274,8 @@ class PlayerResults:
         links = QueryLinks(self.request)
         attributes = AttributeDict({"class": "table"})
         attributes.update(getattr(settings, "DJANGO_TABLES2_TABLE_ATTRS", {}))
-        parts = ['<div class="table-container table-responsive">', f"<table {attributes.as_html()}>", "<thead ><tr>"]
+        parts = ['<div class="table-container table-responsive">', f"<table {attributes_html(attributes)}>"]
+        parts.append("<thead ><tr>")
         for column in RESULT_COLUMNS:
             parts.append(self._header(column, links))
         parts.append("</tr></thead>")
