@@ -19,7 +19,6 @@ from django.db.models.functions import RowNumber
 from federation.models import Player
 from federation.selectors import player_search
 from federation.tables import listed
-from ratings.dates import AskedDate, ShownList, list_for_date
 from ratings.engines.gorbunov import week_start
 from ratings.gorbunov.params import validate
 from ratings.models import Engine, RatingChange, RatingEntry, RatingList, RatingSnapshot, StartingRating
@@ -57,43 +56,6 @@ def shown_list_snapshots(*, slug: str) -> QuerySet[RatingSnapshot]:
         .defer("summary")
         .annotate(stored_players=KT("summary__players"))
     )
-
-
-#: What ``shown_snapshot`` reads of a publication (``shown_list_snapshots``: all but its summary) and of its list.
-_SNAPSHOT_FIELDS = tuple(f.attname for f in RatingSnapshot._meta.concrete_fields if f.name != "summary")
-_LIST_FIELDS = tuple(f"rating_list__{f.attname}" for f in RatingList._meta.concrete_fields)
-
-
-def _in_force(*, slug: str, day: dt.date) -> QuerySet:
-    """The publication of ``slug`` in force on ``day`` (the newest up to it) with its list, as values."""
-    snapshots = shown_list_snapshots(slug=slug).filter(as_of__lte=day).order_by("-as_of")
-    return snapshots.values_list(*_SNAPSHOT_FIELDS, "stored_players", *_LIST_FIELDS)[:1]
-
-
-def shown_snapshot(*, slug: str, asked: AskedDate) -> ShownList:
-    """``ratings.dates.list_for_date`` of the active list ``slug``'s publications (``shown_list_snapshots``) for the
-    week asked: one prepared statement (``federation.db.marked_rows``) when the publication shown is the one asked
-    for (the newest, or the asked week's), which is how the page is asked; otherwise the rule's own queries say
-    why. The ORM wrote the statement again on every page, which took longer than PostgreSQL took to answer it."""
-    from django.db import connection
-
-    from federation.db import marked_rows
-
-    if asked.error:
-        return list_for_date(shown_list_snapshots(slug=slug), asked, period_start=week_start)
-    rows = marked_rows(("gorbunov_in_force",), _in_force, values={"slug": slug, "day": asked.day or dt.date.max})
-    if not rows:
-        if asked.day is None:
-            return ShownList(None)  # no publication yet (or no such list: the view says 404)
-        return list_for_date(shown_list_snapshots(slug=slug), asked, period_start=week_start)
-    width = len(_SNAPSHOT_FIELDS)
-    snapshot = RatingSnapshot.from_db(connection.alias, _SNAPSHOT_FIELDS, rows[0][:width])
-    snapshot.stored_players = rows[0][width]
-    rating_list = RatingList.from_db(connection.alias, None, rows[0][width + 1 :])
-    RatingSnapshot._meta.get_field("rating_list").set_cached_value(snapshot, rating_list)
-    if asked.day is not None and snapshot.as_of != week_start(asked.day):
-        return list_for_date(shown_list_snapshots(slug=slug), asked, period_start=week_start)
-    return ShownList(snapshot)
 
 
 def weeks_up_to(snapshot: RatingSnapshot) -> tuple[list[int], bool]:
