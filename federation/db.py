@@ -116,6 +116,20 @@ def _mark(number: int, value):
     return dt.date(1, 1, 1 + number)
 
 
+def _marked_statement(key: tuple, build, values: dict, cut: bool) -> tuple[str, list, list]:
+    """``build``'s statement with a stand-in for each value (``_Value`` in the parameters), and its converters."""
+    marks = {name: _mark(number, value) for number, (name, value) in enumerate(values.items())}
+    queryset = build(**marks)
+    compiler = queryset.query.get_compiler(queryset.db)
+    sql, params = compiler.as_sql()
+    converters = compiler.get_converters([column for column, _sql, _alias in compiler.select])
+    names = {mark: name for name, mark in marks.items()}
+    params = [_Value(names[p]) if type(p) in (int, str, dt.date) and p in names else p for p in params]
+    if {p.name for p in params if type(p) is _Value} != set(values):
+        raise ValueError(f"{key}: a value is not among the statement's parameters as it is")
+    return (f"{sql} LIMIT %s OFFSET %s" if cut else sql), params, list(converters.items())
+
+
 def marked_rows(key: tuple, build, *, values: dict, limit: int | None = None, offset: int = 0) -> list[tuple]:
     """The rows of ``build(**values)`` (a ``values_list`` queryset; with a ``limit``, that many from ``offset``), for a
     statement that differs from page to page only by these values (ids, a slug, a date) and the page cut.
@@ -130,20 +144,13 @@ def marked_rows(key: tuple, build, *, values: dict, limit: int | None = None, of
         rows = build(**values)
         return list(rows[offset : None if limit is None else offset + limit])
     statement = (connection.alias, limit is None, *key)
-    if statement not in _MARKED:
-        marks = {name: _mark(number, value) for number, (name, value) in enumerate(values.items())}
-        queryset = build(**marks)
-        compiler = queryset.query.get_compiler(queryset.db)
-        sql, params = compiler.as_sql()
-        converters = compiler.get_converters([column for column, _sql, _alias in compiler.select])
-        names = {mark: name for name, mark in marks.items()}
-        params = [_Value(names[p]) if type(p) in (int, str, dt.date) and p in names else p for p in params]
-        if {p.name for p in params if type(p) is _Value} != set(values):
-            raise ValueError(f"{key}: a value is not among the statement's parameters as it is")
+    found = _MARKED.get(statement)
+    if found is None:
+        found = _marked_statement(key, build, values, limit is not None)
         if len(_MARKED) >= MARKED_MAX:
             _MARKED.clear()
-        _MARKED[statement] = (sql if limit is None else f"{sql} LIMIT %s OFFSET %s", params, list(converters.items()))
-    sql, params, converters = _MARKED[statement]
+        _MARKED[statement] = found
+    sql, params, converters = found
     params = [values[p.name] if type(p) is _Value else p for p in params]
     with bound_cursor() as cursor:
         cursor.execute(sql, params if limit is None else [*params, limit, offset])
