@@ -6,6 +6,18 @@ from django.utils import translation
 from django.utils.translation import get_language
 
 
+def _once_per_request(request, name: str, compute):
+    """``compute()``, kept on the request for its language: a page renders more than one template with the request's
+    context (django-tables2's ``{% render_table %}`` renders its own), and each ran every context processor again."""
+    key = (name, get_language())
+    kept = getattr(request, "_context_processors", None)
+    if kept is None:
+        kept = request._context_processors = {}
+    if key not in kept:
+        kept[key] = compute()
+    return kept[key]
+
+
 def language_links(request):
     """The same page in each language, for the switch in the header (Russian at the root, English under /en/).
 
@@ -15,6 +27,10 @@ def language_links(request):
     resolving the address again (two more resolutions a page, issue 16); a page rendered before the address was
     resolved (a middleware's answer) resolves it here.
     """
+    return _once_per_request(request, "language_links", lambda: {"language_links": _language_links(request)})
+
+
+def _language_links(request) -> list[dict]:
     current = get_language()
     match = getattr(request, "resolver_match", None)
     if match is None:
@@ -40,7 +56,7 @@ def language_links(request):
         links.append(
             {"code": code, "label": "Русский" if code == "ru" else "English", "url": url, "current": code == current}
         )
-    return {"language_links": links}
+    return links
 
 
 #: The addresses every page links to (the menu, the footer), by name in the ``site_urls`` context.
@@ -72,6 +88,10 @@ def site_identity(request):
     """``site``: the federation's name, description, logo and colours for the header, the footer and the meta tags;
     ``site_urls``: the menu's and the footer's addresses; ``nav_section``: the name of the current menu section
     (``url_name``'s namespace) for the highlight."""
+    return _once_per_request(request, "site_identity", lambda: _site_identity(request))
+
+
+def _site_identity(request) -> dict:
     from federation.identity import identity_context
 
     match = getattr(request, "resolver_match", None)

@@ -2,9 +2,13 @@
 
 ``bound_cursor``: the one server-binding cursor of the project (the page versions, the public API's statements and
 the preferans deal's hot path use it). ``values_rows``: ``QuerySet.values`` read through it (a list page's rows).
+``fixed_rows`` and ``marked_rows``: statements compiled once per process (the same on every page, or but for a few
+values) and prepared by PostgreSQL.
 """
 
 from __future__ import annotations
+
+import datetime as dt
 
 from django.db import connection
 from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
@@ -84,3 +88,81 @@ def fixed_rows(key: tuple, queryset) -> list[tuple]:
     with bound_cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
+
+
+#: ``marked_rows``' statements: (SQL, parameters, converters) by key, per database; at most ``MARKED_MAX`` (a key
+#: may hold what the visitor asks, e.g. a sort order).
+_MARKED: dict[tuple, tuple[str, list, list]] = {}
+MARKED_MAX = 256
+
+
+class _Value:
+    """The place of one of ``marked_rows``' values among a statement's parameters."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+
+def _mark(number: int, value):
+    """A stand-in for a value of this type that no row holds, distinct for each value of a statement."""
+    if isinstance(value, bool) or not isinstance(value, (int, str, dt.date)):
+        raise TypeError(f"marked_rows takes whole numbers, text and dates, not {type(value).__name__}")
+    if isinstance(value, int):
+        return -4_611_686_018_427_387_000 - number
+    if isinstance(value, str):
+        return f"\x1fmark{number}\x1f"
+    return dt.date(1, 1, 1 + number)
+
+
+def _marked_statement(key: tuple, build, values: dict, cut: bool) -> tuple[str, list, list]:
+    """``build``'s statement with a stand-in for each value (``_Value`` in the parameters), and its converters."""
+    marks = {name: _mark(number, value) for number, (name, value) in enumerate(values.items())}
+    queryset = build(**marks)
+    compiler = queryset.query.get_compiler(queryset.db)
+    sql, params = compiler.as_sql()
+    converters = compiler.get_converters([column for column, _sql, _alias in compiler.select])
+    names = {mark: name for name, mark in marks.items()}
+    params = [_Value(names[p]) if type(p) in (int, str, dt.date) and p in names else p for p in params]
+    if {p.name for p in params if type(p) is _Value} != set(values):
+        raise ValueError(f"{key}: a value is not among the statement's parameters as it is")
+    return (f"{sql} LIMIT %s OFFSET %s" if cut else sql), params, list(converters.items())
+
+
+def marked_rows(key: tuple, build, *, values: dict, limit: int | None = None, offset: int = 0) -> list[tuple]:
+    """The rows of ``build(**values)`` (a ``values_list`` queryset; with a ``limit``, that many from ``offset``), for a
+    statement that differs from page to page only by these values (ids, a slug, a date) and the page cut.
+
+    On PostgreSQL it is compiled once per process and ``key`` with a stand-in where each value goes, and sent with
+    the values, the limit and the offset apart through ``bound_cursor``, so PostgreSQL prepares it after a few runs;
+    its rows are converted as the ORM converts them (a JSON field's text is read, ...). The ORM wrote such a
+    statement again on every page, which took longer than PostgreSQL took to answer it (issue 16). A value must be
+    a whole number, a text or a date that appears among the statement's parameters as it is. Elsewhere (SQLite) the
+    queryset is built with the values and read as it is."""
+    if connection.vendor != "postgresql":
+        rows = build(**values)
+        return list(rows[offset : None if limit is None else offset + limit])
+    statement = (connection.alias, limit is None, *key)
+    found = _MARKED.get(statement)
+    if found is None:
+        found = _marked_statement(key, build, values, limit is not None)
+        if len(_MARKED) >= MARKED_MAX:
+            _MARKED.clear()
+        _MARKED[statement] = found
+    sql, params, converters = found
+    params = [values[p.name] if type(p) is _Value else p for p in params]
+    with bound_cursor() as cursor:
+        cursor.execute(sql, params if limit is None else [*params, limit, offset])
+        rows = cursor.fetchall()
+    if not converters:
+        return rows
+    converted = []
+    for row in map(list, rows):
+        for place, (functions, expression) in converters:
+            value = row[place]
+            for function in functions:
+                value = function(value, expression, connection)
+            row[place] = value
+        converted.append(tuple(row))
+    return converted

@@ -100,7 +100,27 @@ def day(value: dt.date | dt.datetime | str | None) -> str:
             return value
     if isinstance(value, dt.datetime):
         value = value.date()
-    return formats.date_format(value, "SHORT_DATE_FORMAT", use_l10n=True)
+    return _short_date(get_language())(value)
+
+
+@lru_cache(maxsize=16)
+def _short_date(language: str | None) -> Callable[[dt.date], str]:
+    """``formats.date_format(value, "SHORT_DATE_FORMAT", use_l10n=True)`` in a language, the format read and split
+    once (its formats module does not change while the process runs), not at every date: a page writes dozens."""
+    from django.utils.dateformat import DateFormat, re_escaped, re_formatchars
+
+    parts = []
+    for number, piece in enumerate(re_formatchars.split(str(formats.get_format("SHORT_DATE_FORMAT", lang=language)))):
+        if number % 2:
+            parts.append(getattr(DateFormat, piece))  # a letter of the format: DateFormat's method of that name
+        elif piece:
+            parts.append(re_escaped.sub(r"\1", piece))
+
+    def write(value: dt.date) -> str:
+        formatter = DateFormat(value)
+        return "".join(part if type(part) is str else str(part(formatter)) for part in parts)
+
+    return write
 
 
 #: ``DateFormat``'s letters ``day_writer`` writes itself: numbers as ``str.format`` fields of the date, month names as

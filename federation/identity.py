@@ -9,9 +9,12 @@ and its version always agree.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from django.conf import settings
 from django.core.cache import cache
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
+from django.utils.translation import get_language
 
 from federation.i18n import current_language
 from federation.models import SiteIdentity
@@ -48,18 +51,25 @@ def identity_version() -> str:
     return identity.updated_at.isoformat() if identity.updated_at else "default"
 
 
+@lru_cache(maxsize=16)
+def _addresses(language: str | None, prefix: str) -> tuple[str, str]:
+    """The logo's and the colours' addresses, reversed once per language and script prefix."""
+    return reverse("federation:identity_logo"), reverse("federation:identity_css")
+
+
 def identity_context(identity: SiteIdentity | None = None, language: str | None = None) -> dict:
     identity = identity or current_identity()
     language = language or current_language()
     name = identity.localised("name", language)
     version = int(identity.updated_at.timestamp()) if identity.updated_at else 0
+    logo_url, css_url = _addresses(get_language(), get_script_prefix())
     return {
         "name": name,
         "short_name": identity.short_name or name,
         "description": identity.localised("description", language),
         "has_logo": bool(identity.logo),
-        "logo_url": reverse("federation:identity_logo") + f"?v={version}" if identity.logo else "",
-        "css_url": reverse("federation:identity_css") + f"?v={version}",
+        "logo_url": f"{logo_url}?v={version}" if identity.logo else "",
+        "css_url": f"{css_url}?v={version}",
         "has_about": bool(identity.about or identity.about_en),
         "has_contact": bool(identity.contact or identity.contact_en or identity.email),
         "primary_colour": identity.primary_colour,

@@ -192,6 +192,10 @@ def player_likely_duplicates(*, last_name: str, first_name: str = "", exclude_pk
 
 def player_results(*, player: Player) -> QuerySet[Result]:
     """A player's results in approved tournaments, newest first, with each tournament's number of participants."""
+    return _results_of(player.pk)
+
+
+def _results_of(player_id: int) -> QuerySet[Result]:
     participants = (
         Result.objects.filter(tournament=OuterRef("tournament"))
         .order_by()
@@ -200,11 +204,73 @@ def player_results(*, player: Player) -> QuerySet[Result]:
         .values("n")
     )
     return (
-        Result.objects.filter(player=player, tournament__status=TournamentStatus.APPROVED)
+        Result.objects.filter(player_id=player_id, tournament__status=TournamentStatus.APPROVED)
         .select_related("tournament")
         .annotate(result_count=Subquery(participants, output_field=IntegerField()))
         .order_by("-tournament__end_date", "tournament__name")
     )
+
+
+def _public_player_rows(pk: int) -> QuerySet:
+    from federation.models import Club
+
+    player = [field.attname for field in Player._meta.concrete_fields]
+    club = [f"club__{field.attname}" for field in Club._meta.concrete_fields]
+    return Player.objects.filter(pk=pk, is_bot=False).values_list(*player, *club)
+
+
+def public_player(pk: int) -> Player | None:
+    """A person's profile (not a bot) with its club, as ``select_related("club")`` reads it, for their page: one
+    statement written once per process and prepared by PostgreSQL (``federation.db.marked_rows``)."""
+    from django.db import connection
+
+    from federation.db import marked_rows
+    from federation.models import Club
+
+    rows = marked_rows(("public_player",), _public_player_rows, values={"pk": pk})
+    if not rows:
+        return None
+    width = len(Player._meta.concrete_fields)
+    player = Player.from_db(connection.alias, None, rows[0][:width])
+    club = None if rows[0][width] is None else Club.from_db(connection.alias, None, rows[0][width:])
+    Player._meta.get_field("club").set_cached_value(player, club)
+    return player
+
+
+#: What a row of ``player_results_page`` holds, in this order, followed by how many results there are in all.
+RESULT_ROW = ("tournament_id", "tournament__end_date", "tournament__name", "tournament__discipline")
+RESULT_ROW += ("tournament__city", "place", "result_count")
+
+
+def _results_page_rows(player_id: int, order: tuple) -> QuerySet:
+    from django.db.models import Window
+
+    rows = _results_of(player_id).order_by(*order)
+    return rows.annotate(total=Window(Count("pk"))).values_list(*RESULT_ROW, "total")
+
+
+def player_results_page(
+    *, player_id: int, order: tuple, shape: tuple, offset: int, limit: int
+) -> tuple[list[tuple], int | None]:
+    """One page of a player's results (``player_results``) sorted by ``order`` (``order_by``'s arguments), rows of
+    ``RESULT_ROW``, and how many results the player has in all: one statement, the count a window beside the rows
+    (it was a ``COUNT(*)`` of its own). The count is None when the page is past the last one (no row carries it).
+
+    ``shape`` names ``order`` (its expressions may hold the reader's language): the statement is written once per
+    process and shape (``federation.db.marked_rows``), so every page of every player in one order is one prepared
+    statement."""
+    from federation.db import marked_rows
+
+    rows = marked_rows(
+        ("player_results_page", *shape),
+        lambda player_id: _results_page_rows(player_id, order),
+        values={"player_id": player_id},
+        limit=limit,
+        offset=offset,
+    )
+    if not rows:
+        return [], 0 if offset == 0 else None
+    return [row[:-1] for row in rows], rows[0][-1]
 
 
 def public_tournaments() -> QuerySet[Tournament]:

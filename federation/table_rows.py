@@ -58,17 +58,46 @@ def _has_callable(attrs) -> bool:
     return any(callable(value) or (isinstance(value, dict) and _has_callable(value)) for value in attrs.values())
 
 
+#: ``_td_attributes``' answers: (the table's attributes, the column's, the HTML) by table class and column name.
+_TD: dict[tuple, tuple] = {}
+_TD_MAX = 512
+
+
+def _td_attributes(table, bound_column) -> str | None:
+    """``bound_column.attrs["td"].as_html()``, or None when the column's attributes hold a callable (computed for
+    each cell). Kept per table class and column for as long as the table's and the column's attributes stay the same
+    (the list tables share a column's attributes between their tables, ``federation.tables.columns_copied_once``):
+    django-tables2 works out a column's ``<th>``, ``<td>`` and footer attributes and classes together, for every
+    column of every page."""
+    column = bound_column.column
+    key = (type(table), bound_column.name)
+    kept = _TD.get(key)
+    if kept is not None and kept[1] is column.attrs and kept[0] == table.attrs:
+        return kept[2]
+    html = None if _has_callable(dict(column.attrs)) else attributes_html(bound_column.attrs["td"])
+    if len(_TD) >= _TD_MAX:
+        _TD.clear()
+    _TD[key] = (dict(table.attrs), column.attrs, html)
+    return html
+
+
+def attributes_html(attributes: AttributeDict) -> str:
+    """``attributes.as_html()``: each ``key="value"`` escaped, as ``format_html_join`` writes them, without its
+    per-argument checks for lazy text (a table writes a few dozen a page)."""
+    pairs = attributes._iteritems()  # what as_html writes: no None values, not the keys of the table's parts
+    return " ".join(f'{conditional_escape(key)}="{conditional_escape(value)}"' for key, value in pairs)
+
+
 class _Column:
     """One visible column, prepared once for every row of the page."""
 
-    def __init__(self, table, bound_column):
+    def __init__(self, table, bound_column, *, dynamic_table: bool):
         self.table = table
         self.bound_column = bound_column
         self.column = bound_column.column
         self.default = bound_column.default
         self.localize = self.column.localize
-        dynamic = _has_callable(dict(table.attrs)) or _has_callable(dict(self.column.attrs))
-        self.td = None if dynamic else bound_column.attrs["td"].as_html()
+        self.td = None if dynamic_table else _td_attributes(table, bound_column)
         self.prepared = False  # the rest is worked out when a cell is rendered (not for rows written from values)
 
     def prepare(self) -> None:
@@ -188,19 +217,23 @@ class _Column:
 
     def text(self, content) -> str:
         """A cell's content as the template writes it: localised (as the column asks) and escaped."""
-        kind = type(content)
-        if kind is SafeString:  # what localize and conditional_escape leave as it is
-            return content
-        if kind is str:
-            return escape(content)
-        content = template_localtime(content)
-        if type(content) is int and self.localize is not False and not settings.USE_THOUSAND_SEPARATOR:
-            return SafeString(content)  # what formats.localize writes without grouping: digits, nothing to escape
-        if self.localize is None:
-            content = formats.localize(content)
-        else:
-            content = str(formats.localize(content, use_l10n=bool(self.localize)))
-        return conditional_escape(content)
+        return content_text(content, self.localize)
+
+
+def content_text(content, localize: bool | None = None) -> str:
+    """A cell's content as django-tables2's template writes it: localised (as a column's ``localize`` asks) and
+    escaped."""
+    kind = type(content)
+    if kind is SafeString:  # what localize and conditional_escape leave as it is
+        return content
+    if kind is str:
+        return escape(content)
+    content = template_localtime(content)
+    if type(content) is int and localize is not False and not settings.USE_THOUSAND_SEPARATOR:
+        return SafeString(content)  # what formats.localize writes without grouping: digits, nothing to escape
+    if localize is not None:
+        return conditional_escape(str(formats.localize(content, use_l10n=bool(localize))))
+    return conditional_escape(formats.localize(content))
 
 
 #: A row's value that is empty: the cell shows the column's default, as django-tables2 does (``lean_cells``).
@@ -236,23 +269,33 @@ def _lean_rows(table, columns: list[_Column]) -> list[str] | None:
         rows = data.lean_values(fields)
     else:
         return None
+    # Per column: its name, its opening tag, its default as written, and how it writes any other content.
+    written = [
+        (column.bound_column.name, f"<td {column.td}>", column.text(column.default), column.text) for column in columns
+    ]
     lines = []
     for values in rows:
         cells = table.lean_cells(values)
         parts = []
-        for column in columns:
-            content = cells[column.bound_column.name]
+        for name, opening, default, text in written:
+            content = cells[name]
+            kind = type(content)
             if content is EMPTY:
-                content = column.default
-            parts.append(f"<td {column.td}>{column.text(content)}</td>")
+                content = default
+            elif kind is str:
+                content = escape(content)
+            elif kind is not SafeString:  # what text leaves as it is
+                content = text(content)
+            parts.append(f"{opening}{content}</td>")
         parity = 'class="odd"' if next(table._counter) % 2 else 'class="even"'
-        lines.append(f"<tr {parity}>" + "".join(parts) + "</tr>")
+        lines.append(f"<tr {parity}>{''.join(parts)}</tr>")
     return lines
 
 
 def table_rows(table) -> SafeString:
     """``<tr>`` elements of the table's current page (or its ``empty_text`` row), as its template would write them."""
-    columns = [_Column(table, bound_column) for bound_column in table.columns]
+    dynamic_table = _has_callable(dict(table.attrs))
+    columns = [_Column(table, bound_column, dynamic_table=dynamic_table) for bound_column in table.columns]
     plain_rows = not table.row_attrs
     lines = _lean_rows(table, columns)
     if lines is None:
@@ -304,7 +347,7 @@ def select_options(bound_field) -> SafeString:
 
 def _attrs_html(attrs) -> str:
     """``{{ attrs.as_html }}`` in a template: nothing when there is no such key or it is a plain dict."""
-    return attrs.as_html() if hasattr(attrs, "as_html") else ""
+    return attributes_html(attrs) if isinstance(attrs, AttributeDict) else ""
 
 
 def _with_query(request, key: str, value) -> str:
@@ -317,7 +360,7 @@ def _with_query(request, key: str, value) -> str:
 _QUERY_MARK = "918273645546372819"
 
 
-class _QueryLinks:
+class QueryLinks:
     """``_with_query(request, key, value)`` for many values of the same key (a table's page and sort links): the
     query around the value is encoded once, each value is then quoted into it as ``urlencode`` quotes it
     (``quote_plus``). The same text: escaping works character by character, and a quoted value has none to
@@ -354,14 +397,11 @@ def _page_number(number) -> str:
 
 def table_html(table, request) -> SafeString:
     """The whole table, as ``django_tables2/bootstrap5-responsive.html`` renders it."""
-    from django.utils.translation import gettext
-    from django_tables2.templatetags.django_tables2 import table_page_range
-
-    links = _QueryLinks(request)
+    links = QueryLinks(request)
     parts = ['<div class="table-container table-responsive">']
     attributes = AttributeDict({"class": "table"})
     attributes.update(table.attrs)
-    parts.append(f"<table {attributes.as_html()}>")
+    parts.append(f"<table {attributes_html(attributes)}>")
     columns = list(table.columns)
     if table.show_header:
         parts.append(f"<thead {_attrs_html(table.attrs.get('thead'))}><tr>")
@@ -370,42 +410,52 @@ def table_html(table, request) -> SafeString:
             if column.orderable:
                 href = links(table.prefixed_order_by_field, column.order_by_alias.next)
                 header = f'<a href="{href}">{header}</a>'
-            parts.append(f'<th {column.attrs["th"].as_html()} scope="col">{header}</th>')
+            parts.append(f'<th {attributes_html(column.attrs["th"])} scope="col">{header}</th>')
         parts.append("</tr></thead>")
     parts.append(f"<tbody {_attrs_html(table.attrs.get('tbody'))}>{table_rows(table)}</tbody>")
     if table.has_footer():
         parts.append(f"<tfoot {_attrs_html(table.attrs.get('tfoot'))}><tr>")
-        parts.extend(f"<td {column.attrs['tf'].as_html()}>{_text(column.footer)}</td>" for column in columns)
+        parts.extend(f"<td {attributes_html(column.attrs['tf'])}>{_text(column.footer)}</td>" for column in columns)
         parts.append("</tr></tfoot>")
     parts.append("</table>")
     page = getattr(table, "page", None)
     # ``if page``, as the template asks, would count the page's rows (reading them again when they were written
     # from values); an empty page has no other page (django-tables2 serves the last page for one out of range).
-    if page is not None and table.paginator.num_pages > 1:
-        field = table.prefixed_page_field
-        parts.append('<nav aria-label="Table navigation"><ul class="pagination justify-content-center">')
-        if page.has_previous():
-            href = links(field, page.previous_page_number())
-            parts.append(
-                f'<li class="previous page-item"><a href="{href}" class="page-link">'
-                f'<span aria-hidden="true">&laquo;</span> {escape(gettext("previous"))}</a></li>'
-            )
-        if page.has_previous() or page.has_next():
-            for number in table_page_range(page, table.paginator):
-                active = " active" if page.number == number else ""
-                href = f'href="{links(field, number)}"' if number != "..." else ""
-                parts.append(
-                    f'<li class="page-item{active}"><a class="page-link" {href}>{_page_number(number)}</a></li>'
-                )
-        if page.has_next():
-            href = links(field, page.next_page_number())
-            parts.append(
-                f'<li class="next page-item"><a href="{href}" class="page-link">'
-                f'{escape(gettext("next"))} <span aria-hidden="true">&raquo;</span></a></li>'
-            )
-        parts.append("</ul></nav>")
+    if page is not None:
+        parts.extend(pagination(links, table.prefixed_page_field, page))
     parts.append("</div>")
     return mark_safe("\n".join(parts))  # every value went through escape or conditional_escape
+
+
+def pagination(links: QueryLinks, field: str, page) -> list[str]:
+    """The page links under a table (none when it has one page), as ``bootstrap5-responsive.html`` writes them:
+    ``field`` is the page's parameter, ``page`` a ``django.core.paginator.Page``."""
+    from django.utils.translation import gettext
+    from django_tables2.templatetags.django_tables2 import table_page_range
+
+    paginator = page.paginator
+    if paginator.num_pages <= 1:
+        return []
+    parts = ['<nav aria-label="Table navigation"><ul class="pagination justify-content-center">']
+    if page.has_previous():
+        href = links(field, page.previous_page_number())
+        parts.append(
+            f'<li class="previous page-item"><a href="{href}" class="page-link">'
+            f'<span aria-hidden="true">&laquo;</span> {escape(gettext("previous"))}</a></li>'
+        )
+    if page.has_previous() or page.has_next():
+        for number in table_page_range(page, paginator):
+            active = " active" if page.number == number else ""
+            href = f'href="{links(field, number)}"' if number != "..." else ""
+            parts.append(f'<li class="page-item{active}"><a class="page-link" {href}>{_page_number(number)}</a></li>')
+    if page.has_next():
+        href = links(field, page.next_page_number())
+        parts.append(
+            f'<li class="next page-item"><a href="{href}" class="page-link">'
+            f'{escape(gettext("next"))} <span aria-hidden="true">&raquo;</span></a></li>'
+        )
+    parts.append("</ul></nav>")
+    return parts
 
 
 def filter_fields(filterset, hidden_name: str = "", hidden_value="") -> SafeString:

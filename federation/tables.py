@@ -1,17 +1,21 @@
 import copy
+from collections.abc import Callable
 from functools import lru_cache
+from typing import NamedTuple
 
 import django_tables2 as tables
-from django.core.paginator import Paginator
+from django.conf import settings
+from django.core.paginator import Page, Paginator
 from django.urls import get_script_prefix, reverse
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
+from django_tables2.utils import AttributeDict
 
 from federation import formatting
 from federation.i18n import current_language
 from federation.models import Player
-from federation.table_rows import EMPTY, link
-from tournaments.models import Result
+from federation.table_rows import EMPTY, QueryLinks, attributes_html, cell_text, content_text, link, pagination
 
 # Phone-first tables (issue 16): place, player and rating come first and always show; a number never wraps; the
 # columns marked FOLD are hidden below 768 px (the page still carries them in the download and on a wider screen).
@@ -188,54 +192,171 @@ class PlayerTable(tables.Table):
         return formatting.country(value)
 
 
-class PlayerResultTable(tables.Table):
-    # Plain columns on purpose: a DateColumn compiles a template for every cell, and callables in linkify or
-    # render_* are inspected for every cell; on a page of 50 rows that is most of the rendering time.
-    date = tables.Column(
-        verbose_name=_("Date"), accessor="tournament__end_date", attrs={"td": {"class": "text-nowrap"}}
-    )
-    tournament = tables.Column(
-        verbose_name=_("Tournament"),
-        accessor="tournament__name",
-        linkify=lambda record: url_with_id("tournaments:tournament_detail", record.tournament_id),
-        attrs=NAME,
-    )
-    discipline = tables.Column(verbose_name=_("Discipline"), accessor="tournament__get_discipline_display", attrs=FOLD)
-    city = tables.Column(verbose_name=_("City"), accessor="tournament__city", attrs=FOLD)
-    place = tables.Column(verbose_name=_("Place"), attrs=NUMBER)
-    result_count = tables.Column(
-        verbose_name=_("of"),
-        attrs={"th": {"class": "text-end"}, "td": {"class": "text-end text-muted"}},
-        orderable=False,
-    )
+class _ResultColumn(NamedTuple):
+    """A column of a player's results: its header, what sorts it (``order_by``'s arguments, ascending; None: it does
+    not sort) and the classes of its ``<th>`` and ``<td>``."""
 
-    class Meta:
-        model = Result
-        fields = ["date", "tournament", "place", "result_count", "discipline", "city"]
-        sequence = fields
-        order_by = ("-date",)
+    name: str
+    header: str
+    order: Callable[[], tuple] | None
+    th: str
+    td: str
 
-    #: A page of rows read as values and written by ``lean_cells`` (``federation.table_rows``).
-    lean_fields = ("tournament__end_date", "tournament_id", "tournament__name", "tournament__discipline")
-    lean_fields += ("tournament__city", "place", "result_count")
 
-    def lean_cells(self, row: dict) -> dict:
-        """Each cell as the columns above write it, from a row of ``lean_fields``."""
-        from django.utils.encoding import force_str
+def _classes(attrs: dict, cell: str) -> str:
+    """The classes of a column's ``th`` or ``td`` as django-tables2 writes them (sorted)."""
+    return " ".join(sorted(attrs.get(cell, {}).get("class", "").split()))
 
-        from tournaments.models import Tournament
 
-        disciplines = dict(Tournament._meta.get_field("discipline").flatchoices)
-        discipline = row["tournament__discipline"]
-        url = url_with_id("tournaments:tournament_detail", row["tournament_id"])
-        return {
-            "date": empty_or(row["tournament__end_date"], self.render_date),
-            "tournament": empty_or(row["tournament__name"], lambda name: link(url, name)),
-            "discipline": empty_or(force_str(disciplines.get(discipline, discipline), strings_only=True)),
-            "city": empty_or(row["tournament__city"]),
-            "place": empty_or(row["place"]),
-            "result_count": empty_or(row["result_count"]),
-        }
+def _discipline_order() -> tuple:
+    """Disciplines sorted by their names in the reader's language (their codes sort differently in Russian)."""
+    from django.db.models import Case, F, Value, When
 
-    def render_date(self, value):
-        return formatting.day(value)
+    from tournaments.models import Discipline
+
+    names = [When(tournament__discipline=code, then=Value(str(name))) for code, name in Discipline.choices]
+    return (Case(*names, default=F("tournament__discipline")),)
+
+
+RESULT_COLUMNS = (
+    _ResultColumn("date", _("Date"), lambda: ("tournament__end_date",), "", "text-nowrap"),
+    _ResultColumn("tournament", _("Tournament"), lambda: ("tournament__name",), "", _classes(NAME, "td")),
+    _ResultColumn("place", _("Place"), lambda: ("place",), _classes(NUMBER, "th"), _classes(NUMBER, "td")),
+    _ResultColumn("result_count", _("of"), None, "text-end", "text-end text-muted"),
+    _ResultColumn("discipline", _("Discipline"), _discipline_order, _classes(FOLD, "th"), _classes(FOLD, "td")),
+    _ResultColumn("city", _("City"), lambda: ("tournament__city",), _classes(FOLD, "th"), _classes(FOLD, "td")),
+)
+_RESULT_COLUMN_NAMES = {column.name: column for column in RESULT_COLUMNS}
+#: Newest first: the order without a sort asked, and after the one asked (tournaments of the same day by name).
+RESULT_ORDER = ("-tournament__end_date", "tournament__name", "pk")
+
+
+class PlayerResults:
+    """A player's "Tournaments and places": one page of their results read in one statement (the rows and how many
+    there are, ``selectors.player_results_page``) and written as the site's tables are (``table_rows.table_html``).
+
+    The same table, sort and page links as the django-tables2 table it was (``tests/federation/test_player_results``
+    holds it to that table's HTML), without the table object, the ``COUNT(*)`` and the cell renderers: they were
+    most of the player's page without its sections (issue 16). As django-tables2 reads the address:
+
+    - ``?sort=`` (repeatable, ``-`` for descending) sorts by the columns named, ignoring any other name; the header
+      marks them ``asc``/``desc`` and links each column to its next order; without ``?sort=`` the newest come first.
+      Decision: results of the same date and order follow by date (newest first), tournament and id, so paging
+      never repeats or skips a row; the discipline sorts by its name in the reader's language (before, sorting by
+      it was a server error).
+    - ``?page=`` (not a whole number: the first; below 1 or past the last: the last) and ``?per_page=``
+      (``federation.middleware`` clamps it into 1..``PER_PAGE_MAX``).
+    """
+
+    def __init__(self, request, player_id: int, *, per_page: int):
+        from federation import selectors
+
+        self.request = request
+        self.sorted, order, shape = _results_order(request.GET.getlist("sort"))
+        asked_size, asked_page = _whole(request.GET.get("per_page")), _whole(request.GET.get("page"))
+        per_page = per_page if asked_size is None else max(asked_size, 1)
+        number = 1 if asked_page is None else asked_page
+
+        def read(offset: int, limit: int) -> tuple[list[tuple], int | None]:
+            return selectors.player_results_page(
+                player_id=player_id, order=order, shape=shape, offset=offset, limit=limit
+            )
+
+        rows, count = read((number - 1) * per_page, per_page) if number >= 1 else ([], None)
+        if count is None:  # below the first page or past the last: the last, as django-tables2 shows it
+            count = read(0, 1)[1]
+            number = max(1, -(-count // per_page))
+            rows = read((number - 1) * per_page, per_page)[0]
+        self.count = count
+        self.page = Page(rows, number, CountedPaginator((), per_page, count=count))
+
+    def html(self) -> SafeString:
+        links = QueryLinks(self.request)
+        attributes = AttributeDict({"class": "table"})
+        attributes.update(getattr(settings, "DJANGO_TABLES2_TABLE_ATTRS", {}))
+        parts = ['<div class="table-container table-responsive">', f"<table {attributes_html(attributes)}>"]
+        parts.append("<thead ><tr>")
+        for column in RESULT_COLUMNS:
+            parts.append(self._header(column, links))
+        parts.append("</tr></thead>")
+        disciplines = _discipline_names(current_language())
+        tournament_url = id_urls("tournaments:tournament_detail")
+        date, tournament, place, count, discipline, city = (f'<td class="{c.td}">' for c in RESULT_COLUMNS)
+        rows = []
+        for number, (pk, end_date, name, code, town, rank, participants) in enumerate(self.page.object_list):
+            rows.append(
+                f'<tr class="{"odd" if number % 2 else "even"}">'
+                f"{date}{_cell(formatting.day(end_date) if end_date else None)}</td>"
+                f"{tournament}{link(tournament_url(pk), name) if name else EMPTY_CELL}</td>"
+                f"{place}{_cell(rank)}</td>{count}{_cell(participants)}</td>"
+                f"{discipline}{_cell(disciplines.get(code, code))}</td>{city}{_cell(town)}</td></tr>"
+            )
+        parts.append(f"<tbody >{chr(10).join(rows)}</tbody>")
+        parts.append("</table>")
+        parts.extend(pagination(links, "page", self.page))
+        parts.append("</div>")
+        return mark_safe("\n".join(parts))  # every value went through escape or link
+
+    def _header(self, column: _ResultColumn, links) -> str:
+        header = cell_text(column.header)
+        classes = set(column.th.split())
+        if column.order is not None:
+            classes.add("orderable")
+            alias = self.sorted.get(column.name)
+            if alias is None:  # not sorted: the link sorts it ascending
+                following = column.name
+            elif alias.startswith("-"):
+                classes.add("desc")
+                following = column.name
+            else:
+                classes.add("asc")
+                following = f"-{column.name}"
+            header = f'<a href="{links("sort", following)}">{header}</a>'
+        attributes = f'class="{" ".join(sorted(classes))}" ' if classes else ""
+        return f'<th {attributes}scope="col">{header}</th>'
+
+
+#: What an empty cell shows (django-tables2's default).
+EMPTY_CELL = "—"
+
+
+def _cell(value) -> str:
+    """A cell's value as django-tables2 writes it: the default when empty, otherwise localised and escaped."""
+    return EMPTY_CELL if value is None or value == "" else content_text(value)
+
+
+def _results_order(asked: list[str]) -> tuple[dict[str, str], tuple, tuple]:
+    """What ``?sort=`` asks of a player's results: each sorted column's alias (its first, e.g. ``-date``), the
+    ``order_by`` arguments, and the order's shape (``selectors.player_results_page``)."""
+    from django.db.models import F
+
+    if asked:  # any ?sort=, even one naming nothing, replaces the default (django-tables2)
+        aliases = [a for a in asked if getattr(_RESULT_COLUMN_NAMES.get(a.removeprefix("-")), "order", None)]
+    else:
+        aliases = ["-date"]
+    sorted_columns: dict[str, str] = {}
+    order = []
+    for alias in aliases:
+        name = alias.removeprefix("-")
+        sorted_columns.setdefault(name, alias)
+        for key in _RESULT_COLUMN_NAMES[name].order():
+            expression = F(key) if isinstance(key, str) else key
+            order.append(expression.desc() if alias.startswith("-") else expression.asc())
+    order.extend(F(key[1:]).desc() if key.startswith("-") else F(key).asc() for key in RESULT_ORDER)
+    return sorted_columns, tuple(order), (current_language(), *aliases)
+
+
+def _whole(text: str | None) -> int | None:
+    """``int(text)`` as django-tables2 reads ``?page=`` and ``?per_page=``; None when it is not a whole number."""
+    try:
+        return int(text)
+    except (TypeError, ValueError):
+        return None
+
+
+@lru_cache(maxsize=16)
+def _discipline_names(language: str) -> dict[str, str]:
+    """The disciplines' names in a language (translations do not change while the process runs)."""
+    from tournaments.models import Discipline
+
+    return {code: str(name) for code, name in Discipline.choices}

@@ -1,6 +1,6 @@
 from django.db.models import Count, Q
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -9,14 +9,15 @@ from django_tables2 import RequestConfig
 
 from federation import formatting
 from federation.caching import cached_page
+from federation.context_processors import site_urls
 from federation.exports import csv_response
 from federation.filters import PlayerFilter
 from federation.i18n import current_language
 from federation.identity import current_identity
 from federation.models import LOGO_TYPES, Player
 from federation.sections import render_sections
-from federation.selectors import player_list, player_page_version, player_results, public_tournaments
-from federation.tables import PlayerResultTable, PlayerTable
+from federation.selectors import player_list, player_page_version, public_player, public_tournaments
+from federation.tables import PlayerResults, PlayerTable
 from ratings.selectors import week_changes
 from tournaments.models import Discipline
 
@@ -67,19 +68,16 @@ def player_list_view(request):
 @require_safe
 @cached_page(lambda request, pk: player_page_version(pk))
 def player_detail(request, pk: int):
-    player = get_object_or_404(Player.objects.select_related("club"), pk=pk, is_bot=False)
-    # Only what the table shows of each result and its tournament (federation.tables.PlayerResultTable).
-    results = player_results(player=player).only(
-        "place", "player", "tournament", *(f"tournament__{name}" for name in ("end_date", "name", "discipline", "city"))
-    )
-    table = PlayerResultTable(results)
-    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    player = public_player(pk)
+    if player is None:
+        raise Http404
+    results = PlayerResults(request, player.pk, per_page=PER_PAGE)
     sections = render_sections("PLAYER_PAGE_SECTIONS", request, player)
     breadcrumbs = [
-        {"label": _("Players"), "url": reverse("federation:player_list")},
+        {"label": _("Players"), "url": site_urls()["players"]},
         {"label": player.display_name(current_language())},
     ]
-    context = {"player": player, "table": table, "sections": sections, "breadcrumbs": breadcrumbs}
+    context = {"player": player, "results": results, "sections": sections, "breadcrumbs": breadcrumbs}
     return render(request, "federation/player_detail.html", context)
 
 

@@ -16,7 +16,7 @@ from federation.exports import csv_response
 from federation.i18n import current_language
 from federation.selectors import player_places
 from federation.tables import paginate, stored_count, unfiltered
-from ratings.dates import asked_date, list_for_date
+from ratings.dates import asked_date, shown_list
 from ratings.engines.common import FieldError
 from ratings.engines.gorbunov import week_start
 from ratings.gorbunov import selectors
@@ -40,7 +40,7 @@ def index(request):
 def list_detail(request, slug: str):
     asked = asked_date(request.GET)
     # The publication and its list in one query; the list alone when it has none (or does not exist: 404).
-    shown = list_for_date(selectors.shown_list_snapshots(slug=slug), asked, period_start=week_start)
+    shown = shown_list(selectors.shown_list_snapshots, slug=slug, asked=asked, period_start=week_start)
     snapshot = shown.snapshot
     if snapshot is not None:
         rating_list = snapshot.rating_list

@@ -15,7 +15,7 @@ from federation.i18n import current_language
 from federation.models import Player
 from federation.selectors import player_page_version
 from federation.tables import paginate, stored_count, unfiltered
-from ratings.dates import asked_date, list_for_date
+from ratings.dates import asked_date, list_for_date, shown_list
 from ratings.engines.common import FieldError
 from ratings.mahjong import calculator
 from ratings.mahjong.filters import MahjongEntryFilter
@@ -59,7 +59,7 @@ def list_detail(request, slug: str):
     asked = asked_date(request.GET)
     # The page shows entries only: the summary (every counted and excluded tournament) is not read. The snapshot
     # and its list in one query; the list alone when it has none (or does not exist: 404).
-    shown = list_for_date(shown_list_snapshots(slug=slug), asked)
+    shown = shown_list(shown_list_snapshots, slug=slug, asked=asked)
     snapshot = shown.snapshot
     rating_list = snapshot.rating_list if snapshot is not None else _list_or_404(slug)
     context = {

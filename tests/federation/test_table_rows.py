@@ -11,8 +11,7 @@ from django.utils import translation
 
 from federation.filters import PlayerFilter
 from federation.models import Player
-from federation.selectors import player_results
-from federation.tables import PlayerResultTable, PlayerTable, paginate
+from federation.tables import PlayerTable, paginate
 from tests.factories import ClubFactory, PlayerFactory, ResultFactory, TournamentFactory
 from tournaments.models import Discipline, Result, Tournament
 from tournaments.tables import ResultTable, TournamentTable
@@ -98,8 +97,6 @@ def test_a_results_table_with_linkify_choices_booleans_and_no_profile_is_the_sam
     old, new = _both(lambda: TournamentTable(Tournament.objects.all()), path.replace("place", "end_date"), settings)
     assert old == new
     assert "Кубок &lt;b&gt;весны&lt;/b&gt;" in new  # escaped once, as the template escaped it
-    old, new = _both(lambda: PlayerResultTable(player_results(player=registry[0][0])), path, settings)
-    assert old == new
 
 
 def test_an_empty_table_and_a_known_count(registry, settings):

@@ -113,17 +113,17 @@ def test_club_options_are_written_from_the_clubs_name_and_city(players):
     ],
 )
 def test_page_and_sort_links_are_the_query_with_one_value_replaced(query):
-    """A table's page and sort links (``_QueryLinks``) are ``{% querystring_replace %}``'s, whatever the query."""
+    """A table's page and sort links (``QueryLinks``) are ``{% querystring_replace %}``'s, whatever the query."""
     from django.test import RequestFactory
 
-    from federation.table_rows import _QueryLinks, _with_query
+    from federation.table_rows import QueryLinks, _with_query
 
     request = RequestFactory().get(f"/ratings/cards/gorbunov/?{query}")
-    links = _QueryLinks(request)
+    links = QueryLinks(request)
 
     for key, value in (("page", 1), ("page", 12), ("sort", "-rank"), ("sort", "name"), ("page", 400)):
         assert links(key, value) == _with_query(request, key, value)
-    assert _QueryLinks(RequestFactory().get("/x/?q=a%26b&page=2"))("page", 3) == "?q=a%26b&amp;page=3"
+    assert QueryLinks(RequestFactory().get("/x/?q=a%26b&page=2"))("page", 3) == "?q=a%26b&amp;page=3"
 
 
 def test_a_list_tables_columns_are_its_own(players):
