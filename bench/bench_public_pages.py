@@ -226,7 +226,8 @@ def _changed() -> None:
 
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_notify(%s, '')", [CHANNEL])
-    time.sleep(0.05)
+    time.sleep(0.005)  # a notification arrives within a millisecond on a quiet machine; a longer pause would let the
+    # server's CPU idle and slow the request by itself (measured: a 50 ms pause added a millisecond to any request)
 
 
 def _free_port() -> int:
