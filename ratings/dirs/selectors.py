@@ -9,8 +9,8 @@ from typing import NamedTuple
 from django.db.models import Case, F, OuterRef, Q, QuerySet, Subquery, When, Window
 from django.db.models.functions import Rank
 
+from federation.db import marked_rows
 from federation.models import Player
-from federation.statements import id_rows
 from federation.tables import listed
 
 from .models import DirsGame, DirsRating
@@ -67,7 +67,7 @@ def dirs_rating_steps(*, initial_rating: int, steps: list[tuple[dt.date, int]]) 
     return points
 
 
-# --- the player page's DIRS section (ratings.dirs.sections): its two reads, compiled once (federation.statements)
+# --- the player page's DIRS section (ratings.dirs.sections): its two reads, compiled once (federation.db.marked_rows)
 
 
 class DirsCard(NamedTuple):
@@ -107,7 +107,7 @@ def _card_query(player_id: int):
 
 def dirs_card_of(*, player_id: int) -> DirsCard | None:
     """The player's DIRS rating with its club and starting rating, in one statement; None without a rating."""
-    rows = id_rows("dirs.card", _card_query, player_id)
+    rows = marked_rows(("dirs.card",), _card_query, values={"player_id": player_id})
     return DirsCard(*rows[0]) if rows else None
 
 
@@ -122,7 +122,7 @@ def _steps_query(player_id: int):
 
 def dirs_rated_steps_of(*, player_id: int) -> list[tuple[dt.date, int]]:
     """The player's rating after each of their rated club games, ``(date, rating)`` in the order rated."""
-    return id_rows("dirs.steps", _steps_query, player_id)
+    return marked_rows(("dirs.steps",), _steps_query, values={"player_id": player_id})
 
 
 # --- page versions (federation.caching) ----------------------------------------------------------------------------

@@ -12,11 +12,13 @@ import bisect
 import datetime as dt
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import partial
 
 from django.db.models import F, FilteredRelation, Max, Q, QuerySet, Window
 from django.db.models.fields.json import KT
 from django.db.models.functions import RowNumber
 
+from federation.db import marked_rows
 from federation.models import Player
 from federation.selectors import player_search
 from federation.tables import listed
@@ -257,51 +259,15 @@ class PlayerList:
 #: What a change's row and the chart's events show.
 CHANGE_FIELDS = ("rating_list_id", "tournament_id", "tournament__name", "event_date", "before", "delta", "details")
 
-#: A player id no row has: its place among a statement's parameters is where the page's player goes.
-_PLAYER = -4_611_686_018_427_387_003
+#: What a player's page reads of their entries in the active Gorbunov lists, with the starting rating of each.
+_LIST_FIELDS = (
+    *("snapshot__rating_list_id", "snapshot__rating_list__name", "snapshot__rating_list__name_en"),
+    *("snapshot__rating_list__slug", "snapshot__as_of", "rating", "events", "start__rating", "start__list_date"),
+)
 
 
-class _PlayerStatement:
-    """``QuerySet.values`` of one player's rows with its SQL written once per process (issue 16: Django took longer
-    to write the section's statements than PostgreSQL to answer them). It is compiled with the stand-in ``_PLAYER``,
-    whose place among the parameters then takes the page's player, and sent through ``federation.db.bound_cursor``
-    (prepared by PostgreSQL after a few runs on a connection); the rows are converted as ``values`` converts them
-    (a JSON column decoded). On other databases than PostgreSQL it is the ORM's ``values``."""
-
-    def __init__(self, build, fields: tuple[str, ...], names: tuple[str, ...] = ()):
-        self.build = build  # player id -> queryset
-        self.fields = fields
-        self.names = names or fields  # the rows' keys
-        self._compiled: tuple[str, list, list] | None = None
-
-    def rows(self, player_id: int) -> list[dict]:
-        from django.db import connection
-
-        from federation.db import bound_cursor
-
-        if connection.vendor != "postgresql":
-            return [dict(zip(self.names, row, strict=True)) for row in self.build(player_id).values_list(*self.fields)]
-        if self._compiled is None:
-            query = self.build(_PLAYER).values(*self.fields).query
-            compiler = query.get_compiler(connection=connection)
-            sql, params = compiler.as_sql()
-            converters = compiler.get_converters([column for column, _sql, _alias in compiler.select])
-            self._compiled = (sql, list(params), list(converters.items()))
-        sql, params, converters = self._compiled
-        with bound_cursor() as cursor:
-            cursor.execute(sql, [player_id if value == _PLAYER else value for value in params])
-            fetched = cursor.fetchall()
-        rows = [dict(zip(self.names, row, strict=True)) for row in fetched]
-        for position, (functions, expression) in converters:
-            name = self.names[position]
-            for row in rows:
-                for function in functions:
-                    row[name] = function(row[name], expression, connection)
-        return rows
-
-
-_LIST_ROWS = _PlayerStatement(
-    lambda player_id: (
+def _list_rows(player_id: int):
+    return (
         RatingEntry.objects.filter(player_id=player_id, snapshot__rating_list__engine=Engine.GORBUNOV)
         .filter(snapshot__rating_list__is_active=True)
         .annotate(
@@ -311,26 +277,24 @@ _LIST_ROWS = _PlayerStatement(
             )
         )
         .order_by("snapshot__rating_list__ordering", "snapshot__rating_list_id", "snapshot__as_of")
-    ),
-    (
-        *("snapshot__rating_list_id", "snapshot__rating_list__name", "snapshot__rating_list__name_en"),
-        *("snapshot__rating_list__slug", "snapshot__as_of", "rating", "events", "start__rating", "start__list_date"),
-    ),
-)
-
-#: A player's changes in the active lists, with their explanations in one language (by language).
-_CHANGE_ROWS = {
-    language: _PlayerStatement(
-        lambda player_id: (
-            RatingChange.objects.filter(player_id=player_id, rating_list__engine=Engine.GORBUNOV)
-            .filter(rating_list__is_active=True)
-            .order_by("-event_date", "-id")
-        ),
-        (*CHANGE_FIELDS, f"explanation_{language}"),
-        (*CHANGE_FIELDS, "explanation"),
+        .values_list(*_LIST_FIELDS)
     )
-    for language in ("ru", "en")
-}
+
+
+def _change_rows(player_id: int, explanation: str):
+    """A player's changes in the active lists, with their explanations in one language (``explanation_ru``/``_en``)."""
+    return (
+        RatingChange.objects.filter(player_id=player_id, rating_list__engine=Engine.GORBUNOV)
+        .filter(rating_list__is_active=True)
+        .order_by("-event_date", "-id")
+        .values_list(*CHANGE_FIELDS, explanation)
+    )
+
+
+def _player_rows(key: str, build, fields: tuple[str, ...], **values) -> list[dict]:
+    """``build``'s rows as dicts, through ``federation.db.marked_rows`` (compiled once per process, prepared by
+    PostgreSQL: the ORM took longer to write these statements on every page than PostgreSQL to answer, issue 16)."""
+    return [dict(zip(fields, row, strict=True)) for row in marked_rows((key,), build, values=values)]
 
 
 def player_lists(*, player_id: int, language: str) -> list[PlayerList]:
@@ -339,7 +303,7 @@ def player_lists(*, player_id: int, language: str) -> list[PlayerList]:
     with none)."""
     english = language.startswith("en")  # RatingList.display_name's rule
     lists: dict[int, PlayerList] = {}
-    for row in _LIST_ROWS.rows(player_id):
+    for row in _player_rows("gorbunov.player_lists", _list_rows, _LIST_FIELDS, player_id=player_id):
         item = lists.get(row["snapshot__rating_list_id"])
         if item is None:
             starting = None if row["start__list_date"] is None else (row["start__rating"], row["start__list_date"])
@@ -355,7 +319,13 @@ def player_lists(*, player_id: int, language: str) -> list[PlayerList]:
     if not lists:
         return []
     # RatingChange.explanation's rule; a change of a list the player has no entry in is not shown (none should be).
-    for row in _CHANGE_ROWS["ru" if language.startswith("ru") else "en"].rows(player_id):
+    explanation = "explanation_ru" if language.startswith("ru") else "explanation_en"
+    for row in _player_rows(
+        f"gorbunov.player_changes.{explanation}",
+        partial(_change_rows, explanation=explanation),
+        (*CHANGE_FIELDS, "explanation"),
+        player_id=player_id,
+    ):
         item = lists.get(row["rating_list_id"])
         if item is not None:
             item.changes.append(row)

@@ -14,7 +14,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext
 
 from federation import formatting
-from federation.statements import id_rows
+from federation.db import marked_rows
 from tournaments.models import Discipline
 
 from .models import GoTournament, Registration, RoundStatus
@@ -44,7 +44,7 @@ def _games_url_parts(language: str | None, prefix: str) -> tuple[str, str, str]:
 
 def player_section(request, player) -> SafeString | None:
     """The Go tournaments the player was registered in, newest first (one query)."""
-    rows = id_rows("go.player_registrations", _registrations_query, player.pk)
+    rows = marked_rows(("go.player_registrations",), _registrations_query, values={"player_id": player.pk})
     if not rows:
         return None
     head, middle, tail = _games_url_parts(get_language(), get_script_prefix())
