@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -250,20 +251,20 @@ def _results_page_rows(player_id: int, order: tuple) -> QuerySet:
 
 
 def player_results_page(
-    *, player_id: int, order: tuple, shape: tuple, offset: int, limit: int
+    *, player_id: int, order: Callable[[], tuple], shape: tuple, offset: int, limit: int
 ) -> tuple[list[tuple], int | None]:
-    """One page of a player's results (``player_results``) sorted by ``order`` (``order_by``'s arguments), rows of
+    """One page of a player's results (``player_results``) sorted by ``order()`` (``order_by``'s arguments), rows of
     ``RESULT_ROW``, and how many results the player has in all: one statement, the count a window beside the rows
     (it was a ``COUNT(*)`` of its own). The count is None when the page is past the last one (no row carries it).
 
-    ``shape`` names ``order`` (its expressions may hold the reader's language): the statement is written once per
-    process and shape (``federation.db.marked_rows``), so every page of every player in one order is one prepared
-    statement."""
+    ``shape`` names the order (its expressions may hold the reader's language): ``order`` is called and the
+    statement written once per process and shape (``federation.db.marked_rows``), so every page of every player in
+    one order is one prepared statement."""
     from federation.db import marked_rows
 
     rows = marked_rows(
         ("player_results_page", *shape),
-        lambda player_id: _results_page_rows(player_id, order),
+        lambda player_id: _results_page_rows(player_id, order()),
         values={"player_id": player_id},
         limit=limit,
         offset=offset,

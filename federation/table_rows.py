@@ -228,7 +228,8 @@ def content_text(content, localize: bool | None = None) -> str:
         return content
     if kind is str:
         return escape(content)
-    content = template_localtime(content)
+    if kind is not int:
+        content = template_localtime(content)  # an int stays as it is
     if type(content) is int and localize is not False and not settings.USE_THOUSAND_SEPARATOR:
         return SafeString(content)  # what formats.localize writes without grouping: digits, nothing to escape
     if localize is not None:

@@ -252,14 +252,15 @@ class PlayerResults:
         from federation import selectors
 
         self.request = request
-        self.sorted, order, shape = _results_order(request.GET.getlist("sort"))
+        self.sorted, aliases = _results_order(request.GET.getlist("sort"))
+        shape = (current_language(), *aliases)  # the discipline sorts by its name in the reader's language
         asked_size, asked_page = _whole(request.GET.get("per_page")), _whole(request.GET.get("page"))
         per_page = per_page if asked_size is None else max(asked_size, 1)
         number = 1 if asked_page is None else asked_page
 
         def read(offset: int, limit: int) -> tuple[list[tuple], int | None]:
             return selectors.player_results_page(
-                player_id=player_id, order=order, shape=shape, offset=offset, limit=limit
+                player_id=player_id, order=lambda: _order_by(aliases), shape=shape, offset=offset, limit=limit
             )
 
         rows, count = read((number - 1) * per_page, per_page) if number >= 1 else ([], None)
@@ -325,25 +326,30 @@ def _cell(value) -> str:
     return EMPTY_CELL if value is None or value == "" else content_text(value)
 
 
-def _results_order(asked: list[str]) -> tuple[dict[str, str], tuple, tuple]:
-    """What ``?sort=`` asks of a player's results: each sorted column's alias (its first, e.g. ``-date``), the
-    ``order_by`` arguments, and the order's shape (``selectors.player_results_page``)."""
-    from django.db.models import F
-
+def _results_order(asked: list[str]) -> tuple[dict[str, str], list[str]]:
+    """What ``?sort=`` asks of a player's results: each sorted column's alias (its first, e.g. ``-date``) and the
+    aliases in their order (``_order_by`` turns them into ``order_by``'s arguments)."""
     if asked:  # any ?sort=, even one naming nothing, replaces the default (django-tables2)
         aliases = [a for a in asked if getattr(_RESULT_COLUMN_NAMES.get(a.removeprefix("-")), "order", None)]
     else:
         aliases = ["-date"]
     sorted_columns: dict[str, str] = {}
+    for alias in aliases:
+        sorted_columns.setdefault(alias.removeprefix("-"), alias)
+    return sorted_columns, aliases
+
+
+def _order_by(aliases: list[str]) -> tuple:
+    """``order_by``'s arguments for the aliases asked, then the newest first (``RESULT_ORDER``)."""
+    from django.db.models import F
+
     order = []
     for alias in aliases:
-        name = alias.removeprefix("-")
-        sorted_columns.setdefault(name, alias)
-        for key in _RESULT_COLUMN_NAMES[name].order():
+        for key in _RESULT_COLUMN_NAMES[alias.removeprefix("-")].order():
             expression = F(key) if isinstance(key, str) else key
             order.append(expression.desc() if alias.startswith("-") else expression.asc())
     order.extend(F(key[1:]).desc() if key.startswith("-") else F(key).asc() for key in RESULT_ORDER)
-    return sorted_columns, tuple(order), (current_language(), *aliases)
+    return tuple(order)
 
 
 def _whole(text: str | None) -> int | None:
