@@ -158,13 +158,11 @@ def past_week_page(
     from django.db import connection
     from django.db.models.expressions import RawSQL
 
-    from federation.db import values_rows
-
     if weeks is None:  # ``weeks``: ``weeks_up_to(snapshot)``, when the caller read it
         weeks = weeks_up_to(snapshot)[0]
     table = connection.ops.quote_name(RatingEntry._meta.db_table)
 
-    def legs(columns: str, condition: str, condition_params: list, tail: str, tail_params: list):
+    def legs(columns: str, condition: str, condition_params: list, tail: str, tail_params: list, weeks=weeks):
         parts, params = [], []
         for n, week_id in enumerate(weeks):
             newer = weeks[n + 1 :]
@@ -183,18 +181,33 @@ def past_week_page(
             params += tail_params
         return " UNION ALL ".join(parts), params
 
-    union, params = legs(
-        "e.id, e.rating, e.player_id", "", [], " ORDER BY e.rating DESC, e.player_id LIMIT %s", [offset + limit]
-    )
-    page_ids = f"SELECT id FROM ({union}) rows ORDER BY rating DESC, player_id LIMIT %s OFFSET %s"
-    page = (
-        RatingEntry.objects.filter(pk__in=RawSQL(page_ids, [*params, limit, offset]))
-        .select_related("player__club")
-        .defer("details")
-        .order_by("-rating", "player_id")
-    )
-    # ``fields``: the rows as ``QuerySet.values`` (a table's ``lean_fields``), each with its "shown_rank".
-    entries = values_rows(page, (*fields, "rating")) if fields else list(page)
+    def page_of(weeks: list[int], top: int, limit: int, offset: int):
+        union, params = legs(
+            "e.id, e.rating, e.player_id", "", [], " ORDER BY e.rating DESC, e.player_id LIMIT %s", [top], weeks
+        )
+        page_ids = f"SELECT id FROM ({union}) rows ORDER BY rating DESC, player_id LIMIT %s OFFSET %s"
+        return (
+            RatingEntry.objects.filter(pk__in=RawSQL(page_ids, [*params, limit, offset]))
+            .select_related("player__club")
+            .defer("details")
+            .order_by("-rating", "player_id")
+        )
+
+    if fields:
+        # The rows as ``QuerySet.values`` (a table's ``lean_fields``), each with its "shown_rank"; the statement
+        # written once per process for each number of weeks (``federation.db.marked_rows``).
+        names = (*fields, "rating")
+        values = {f"week{n}": week for n, week in enumerate(weeks)} | {"top": offset + limit, "limit": limit}
+        values["offset"] = offset
+
+        def build(**marks):
+            marked = [marks[f"week{n}"] for n in range(len(weeks))]
+            return page_of(marked, marks["top"], marks["limit"], marks["offset"]).values_list(*names)
+
+        key = ("gorbunov.past_week_page", len(weeks), names)
+        entries = [dict(zip(names, row, strict=True)) for row in marked_rows(key, build, values=values)]
+    else:
+        entries = list(page_of(weeks, offset + limit, limit, offset))
     if not entries:
         return entries
     rating = (lambda row: row["rating"]) if fields else (lambda entry: entry.rating)
