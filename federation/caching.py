@@ -1,7 +1,8 @@
 """Public pages served like static files: cached by what they show, answered with ``304`` on a repeat visit.
 
-A page decorated with ``cached_page(version)`` is keyed by its *version*: a short string read in one query from
-what the page depends on (for a rating list, its snapshots: how many, the newest id and when it was computed; for a
+A page decorated with ``cached_page(version)`` is keyed by its *version*: a short string read in one query (on
+PostgreSQL remembered by the process until a committed write is notified, ``federation.changes``) from what the
+page depends on (for a rating list, its snapshots: how many, the newest id and when it was computed; for a
 player, every snapshot and the player's own changes, results and games; and always the player registry and the
 federation's identity). The version, the language and the full address make the ``ETag``. Then:
 
