@@ -76,8 +76,10 @@ def league_counts() -> dict[str, int]:
     elsewhere counted, the few bots read first (index ``player_bot_idx``) and left out by id."""
     from django.db import connection
 
+    from federation.db import fixed_rows
+
     if connection.vendor == "postgresql":
-        counts = dict(LeagueCount.objects.values_list("league", "players"))
+        counts = dict(fixed_rows(("preferans.league_counts",), LeagueCount.objects.values_list("league", "players")))
     else:
         bots = Player.objects.filter(is_bot=True).values("pk")
         counts = dict(
