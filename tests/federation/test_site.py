@@ -169,3 +169,16 @@ def test_how_each_rating_works_with_the_engines_own_example(client, slug, en, ru
     for jargon in ("->", "ceil(", " base ", "Pro "):
         assert jargon not in english.content.decode().split('id="guide-example"')[1]
     assert client.get("/en/ratings/how/chess/").status_code == 404
+
+
+@pytest.mark.parametrize("slug", ["cards", "mahjong", "go", "preferans"])
+def test_no_paragraph_of_a_guide_stays_english_on_the_russian_page(client, slug):
+    """A paragraph whose catalogue entry does not match what the template looks up (``{% blocktranslate %}`` looks a
+    "%" up as "%%") came out in English on the Russian page: the mahjong guide's "100 %" paragraph did."""
+    import re
+
+    paragraphs = re.findall(r"<p[^>]*>(.*?)</p>", client.get(f"/en/ratings/how/{slug}/").content.decode(), re.S)
+    russian = client.get(f"/ratings/how/{slug}/").content.decode()
+    english = [text for text in paragraphs if re.search(r"[a-z]{4} [a-z]{3}", re.sub(r"<[^>]+>", "", text))]
+    assert english, "the English guide has paragraphs"
+    assert [text for text in english if text in russian] == []
