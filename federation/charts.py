@@ -59,8 +59,9 @@ def chart_html(chart: dict, chart_id: str, data_id: str, label: str) -> str:
     # the encoding itself (a millisecond for a player's two years of daily mahjong lists, issue 16).
     data = json.dumps(chart, cls=DjangoJSONEncoder)
     data = data.replace("&", "\\u0026").replace("<", "\\u003C").replace(">", "\\u003E")
+    tournaments = escape(gettext("Tournaments"))  # outside the f-string: makemessages does not read calls in one
     return (
         f'\n<script id="{escape(data_id)}" type="application/json">{data}</script>\n'
         f'<div class="chart-box mb-3"><canvas class="fed-chart" id="{escape(chart_id)}" data-source="{escape(data_id)}"'
-        f' data-events="{escape(gettext("Tournaments"))}" role="img" aria-label="{escape(label)}"></canvas></div>\n'
+        f' data-events="{tournaments}" role="img" aria-label="{escape(label)}"></canvas></div>\n'
     )

@@ -442,7 +442,7 @@ def pagination(links: QueryLinks, field: str, page) -> list[str]:
         href = links(field, page.previous_page_number())
         parts.append(
             f'<li class="previous page-item"><a href="{href}" class="page-link">'
-            f'<span aria-hidden="true">&laquo;</span> {escape(gettext("previous"))}</a></li>'
+            '<span aria-hidden="true">&laquo;</span> ' + escape(gettext("previous")) + "</a></li>"
         )
     if page.has_previous() or page.has_next():
         for number in table_page_range(page, paginator):
@@ -453,7 +453,8 @@ def pagination(links: QueryLinks, field: str, page) -> list[str]:
         href = links(field, page.next_page_number())
         parts.append(
             f'<li class="next page-item"><a href="{href}" class="page-link">'
-            f'{escape(gettext("next"))} <span aria-hidden="true">&raquo;</span></a></li>'
+            + escape(gettext("next"))
+            + ' <span aria-hidden="true">&raquo;</span></a></li>'
         )
     parts.append("</ul></nav>")
     return parts
@@ -474,12 +475,13 @@ def filter_fields(filterset, hidden_name: str = "", hidden_value="") -> SafeStri
     if hidden_name:
         parts.append(f'<input type="hidden" name="{escape(hidden_name)}" value="{_text(hidden_value)}">')
     toggle = escape(filterset.form.prefix or "f")
+    more = escape(gettext("More filters"))  # outside the f-string below: makemessages does not read calls in one
     for number, field in enumerate(fields, start=1):
         if number == 2:
             parts.append(
                 f'<input type="checkbox" class="filter-toggle" id="filter-toggle-{toggle}">'
                 f'<label class="col-12 d-sm-none small text-primary mb-0" for="filter-toggle-{toggle}">'
-                f"{escape(gettext('More filters'))}</label>"
+                f"{more}</label>"
             )
         extra = " filter-extra" if number > 1 else ""
         label_for = escape(field.id_for_label)

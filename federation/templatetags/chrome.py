@@ -150,20 +150,23 @@ def site_header(context) -> SafeString:
         else ""
     )
     menu = _menu(get_language(), context.get("nav_section") or "", _urls_key(context))
+    # Translated outside the f-string: makemessages (xgettext) does not read calls inside one.
+    skip, main_menu = escape(gettext("Skip to content")), escape(gettext("Main menu"))
+    languages, menu_button = escape(gettext("Language")), escape(gettext("Menu"))
     return SafeString(
-        f'<a class="visually-hidden-focusable" href="#content">{escape(gettext("Skip to content"))}</a>\n'
+        f'<a class="visually-hidden-focusable" href="#content">{skip}</a>\n'
         '<nav class="navbar navbar-expand-lg navbar-dark fed-navbar mb-3" '
-        f'aria-label="{escape(gettext("Main menu"))}">\n'
+        f'aria-label="{main_menu}">\n'
         '  <div class="container">\n'
         f'    <a class="navbar-brand d-flex align-items-center gap-2" href="{escape(urls.get("home", ""))}">{logo}'
         f'<span class="d-none d-sm-inline">{escape(site.get("name", ""))}</span>'
         f'<span class="d-sm-none">{escape(site.get("short_name", ""))}</span></a>\n'
         '    <div class="d-flex gap-1 ms-auto order-lg-last" id="language-switch" role="group" '
-        f'aria-label="{escape(gettext("Language"))}">\n'
+        f'aria-label="{languages}">\n'
         f"        {_language_switch(context)}\n"
         "      </div>\n"
         '    <button class="navbar-toggler ms-2" type="button" data-bs-toggle="collapse" data-bs-target="#nav" '
-        f'aria-controls="nav" aria-expanded="false" aria-label="{escape(gettext("Menu"))}">\n'
+        f'aria-controls="nav" aria-expanded="false" aria-label="{menu_button}">\n'
         '      <span class="navbar-toggler-icon"></span>\n'
         "    </button>\n"
         '    <div class="collapse navbar-collapse" id="nav">\n'
@@ -191,9 +194,10 @@ def breadcrumb_trail(context) -> SafeString:
         else:
             items.append(f'<li class="breadcrumb-item active" aria-current="page">{label}</li>')
     home = escape(_site_urls(context).get("home", ""))
+    trail, home_label = escape(gettext("Breadcrumbs")), escape(gettext("Home"))  # outside the f-string, for xgettext
     return SafeString(
-        f'<nav aria-label="{escape(gettext("Breadcrumbs"))}"><ol class="breadcrumb small mb-2">\n'
-        f'    <li class="breadcrumb-item"><a href="{home}">{escape(gettext("Home"))}</a></li>\n'
+        f'<nav aria-label="{trail}"><ol class="breadcrumb small mb-2">\n'
+        f'    <li class="breadcrumb-item"><a href="{home}">{home_label}</a></li>\n'
         f"    {''.join(items)}\n"
         "  </ol></nav>"
     )

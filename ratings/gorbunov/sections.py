@@ -68,6 +68,7 @@ def _labels(language: str) -> _Labels:
     with translation.override(language):
         # Each msgid written out, for makemessages.
         titles = [_("place"), _("participants"), _("tournament rating"), _("coefficient"), _("rating before")]
+        date, tournament, change, explanation = (escape(_(w)) for w in ("Date", "Tournament", "Change", "Explanation"))
         head = [
             f'<th class="text-end d-none d-md-table-cell"><abbr title="{escape(title)}">{short}</abbr></th>'
             for short, title in zip(("M", "U", "Rt", "K", "Rs"), titles, strict=True)
@@ -83,13 +84,13 @@ def _labels(language: str) -> _Labels:
                 '  <div class="table-responsive">\n'
                 '  <table class="table table-sm table-striped align-middle small gorbunov-changes">\n'
                 "    <thead><tr>\n"
-                f"      <th>{escape(_('Date'))}</th><th>{escape(_('Tournament'))}</th>"
-                f'<th class="text-end col-rating">{escape(_("Change"))}</th>\n'
+                f"      <th>{date}</th><th>{tournament}</th>"
+                f'<th class="text-end col-rating">{change}</th>\n'
                 f"      {''.join(head[:2])}\n"
-                f"      {''.join(head[2:])}<th>{escape(_('Explanation'))}</th>\n"
+                f"      {''.join(head[2:])}<th>{explanation}</th>\n"
                 "    </tr></thead>\n"
             ),
-            late=f' <span class="badge text-bg-warning">{escape(_("late"))}</span>',
+            late=' <span class="badge text-bg-warning">' + escape(_("late")) + "</span>",
             why=escape(_("why")),
             decimal_separator=formats.get_format("DECIMAL_SEPARATOR", lang=language, use_l10n=True),
         )

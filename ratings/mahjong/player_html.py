@@ -17,7 +17,7 @@ from html import escape
 from django.conf import settings
 from django.urls import get_script_prefix, reverse
 from django.utils.safestring import SafeString
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, gettext_noop
 
 from federation import formatting
 from federation.charts import chart_html
@@ -61,22 +61,22 @@ def _labels(language: str | None, prefix: str) -> dict[str, str]:
 
 
 _TRANSLATED = (
-    "Riichi mahjong ratings",
-    "details",
-    "How this rating works",
-    "List",
-    "Rating",
-    "Rank",
-    "Change",
-    "As of",
-    "Part A",
-    "Part B",
-    "not listed (fewer than 2 tournaments counted)",
-    "how the rating is made",
-    "Tournament",
-    "Place",
-    "Date",
-    "Parts",
+    gettext_noop("Riichi mahjong ratings"),
+    gettext_noop("details"),
+    gettext_noop("How this rating works"),
+    gettext_noop("List"),
+    gettext_noop("Rating"),
+    gettext_noop("Rank"),
+    gettext_noop("Change"),
+    gettext_noop("As of"),
+    gettext_noop("Part A"),
+    gettext_noop("Part B"),
+    gettext_noop("not listed (fewer than 2 tournaments counted)"),
+    gettext_noop("how the rating is made"),
+    gettext_noop("Tournament"),
+    gettext_noop("Place"),
+    gettext_noop("Date"),
+    gettext_noop("Parts"),
 )
 
 

@@ -274,7 +274,8 @@ class DealsUpload(UploadFlow):
 
     def read(self, content: bytes, name: str, *, save: bool) -> Checked:
         parsed = deals_parse(content)
-        errors = [f"{_('Row')} {e.row}, {e.field}: {e.message}" for e in parsed.errors]
+        row = _("Row")
+        errors = [f"{row} {e.row}, {e.field}: {e.message}" for e in parsed.errors]
         if errors:
             return Checked(context={"errors": errors})
         try:

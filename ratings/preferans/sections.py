@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from django.urls import get_script_prefix, reverse
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from federation import charts, formatting
 from federation.i18n import current_language
@@ -116,22 +116,22 @@ def _starting(page: selectors.PlayerPage) -> str:
 def _words(language: str) -> dict[str, SafeString]:
     """The section's words in a language, escaped, translated once per process."""
     words = {
-        "title": "Preferans rating",
-        "guide": "How this rating works",
-        "rating": "Rating",
-        "highest": "Highest rating",
-        "league": "League",
-        "deals": "Deals",
-        "recent_games": "Recent games",
-        "date": "Date",
-        "table": "Table",
-        "change": "Change",
-        "recent_deals": "Recent deals",
-        "game": "Game",
-        "whists": "Whists",
-        "after": "After",
-        "how": "How",
-        "formula": "formula",
+        "title": gettext_noop("Preferans rating"),
+        "guide": gettext_noop("How this rating works"),
+        "rating": gettext_noop("Rating"),
+        "highest": gettext_noop("Highest rating"),
+        "league": gettext_noop("League"),
+        "deals": gettext_noop("Deals"),
+        "recent_games": gettext_noop("Recent games"),
+        "date": gettext_noop("Date"),
+        "table": gettext_noop("Table"),
+        "change": gettext_noop("Change"),
+        "recent_deals": gettext_noop("Recent deals"),
+        "game": gettext_noop("Game"),
+        "whists": gettext_noop("Whists"),
+        "after": gettext_noop("After"),
+        "how": gettext_noop("How"),
+        "formula": gettext_noop("formula"),
     }
     return {key: escape(gettext(text)) for key, text in words.items()}
 
