@@ -19,6 +19,12 @@ each time (cheap: a ``304``), so nobody sees an old list after a publication. A 
 less load can set ``PUBLIC_PAGE_SHARED_MAX_AGE`` (seconds): shared caches (a CDN) then serve the page that long
 without asking (``s-maxage``).
 
+What a page shows beside what its address asks for (a list filter's choices of clubs, cities and countries, an
+unfiltered list's count) is kept too, by the page's path and version (``page_memo``), so that a page of the same
+list asked for the first time (another page number, another sort) reads and writes its rows but not those again.
+They are read only while a version is known: a private page, a download or a page without a version reads them
+every time.
+
 Not cached (rendered every time, ``Cache-Control: private``): a signed-in visitor's pages (they show staff links),
 a request carrying flash messages, downloads (``_export``), and anything but a ``200``.
 
@@ -38,7 +44,9 @@ staff links) for that long: the staff work in the admin.
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Callable
+from contextvars import ContextVar
 from functools import wraps
 
 from django.conf import settings
@@ -52,6 +60,41 @@ from django.utils.translation import get_language
 #: Bump when a change of templates or code must not be served from an older rendering.
 RENDERING = "2026-12-01.1"
 PREFIX = "page:"
+
+
+#: The path and version of the page being rendered by ``cached_page`` (None outside one): ``page_memo``'s scope.
+_PAGE: ContextVar[tuple[str, str] | None] = ContextVar("federation_page", default=None)
+#: ``page_memo``'s values by (path, version, key); emptied when it holds ``PAGE_MEMO_MAX``.
+_MEMO: dict[tuple, object] = {}
+_MEMO_LOCK = threading.Lock()
+PAGE_MEMO_MAX = 512
+
+
+def page_memo(key: tuple, compute: Callable[[], object]):
+    """``compute()``, kept for the page being rendered as long as its version stays the same: a value that depends
+    only on what the version covers and on ``key`` (not on the query string, unless ``key`` holds what it reads of
+    it), e.g. the clubs a filter offers. Outside a cached page (private, a download, no version) it is computed
+    every time. The value is shared between requests: do not change it."""
+    page = _PAGE.get()
+    if page is None:
+        return compute()
+    memo_key = (*page, *key)
+    try:
+        return _MEMO[memo_key]
+    except KeyError:
+        pass
+    value = compute()
+    with _MEMO_LOCK:
+        if len(_MEMO) >= PAGE_MEMO_MAX:
+            _MEMO.clear()
+        _MEMO[memo_key] = value
+    return value
+
+
+def forget_page_memo() -> None:
+    """Empty ``page_memo`` (the tests do before each test: a rolled-back database may give a version again)."""
+    with _MEMO_LOCK:
+        _MEMO.clear()
 
 
 def _cache():
@@ -124,11 +167,15 @@ def cached_page(version: Callable[..., str | None]):
                     return _headers(HttpResponseNotModified(), etag, modified)
                 response = HttpResponse(content, content_type=content_type)
                 return _headers(response, etag, modified)
-            response = view(request, *args, **kwargs)
-            if response.status_code != 200 or getattr(response, "streaming", False):
-                return response
-            if hasattr(response, "render") and callable(response.render):
-                response = response.render()
+            token = _PAGE.set((request.path, current))
+            try:
+                response = view(request, *args, **kwargs)
+                if response.status_code != 200 or getattr(response, "streaming", False):
+                    return response
+                if hasattr(response, "render") and callable(response.render):
+                    response = response.render()
+            finally:
+                _PAGE.reset(token)
             modified = timezone.now().timestamp()
             cache.set(
                 PREFIX + etag,

@@ -8,6 +8,7 @@ from functools import cache
 
 from django.db.models import Count, Exists, IntegerField, OuterRef, Q, QuerySet, Subquery
 
+from federation.caching import page_memo
 from federation.latin import latin_key, transliterate
 from federation.models import Player, normalize_name
 from tournaments.models import Result, Tournament, TournamentStatus
@@ -25,7 +26,8 @@ def player_places(*, players: QuerySet[Player] | None = None, shape: str = "") -
     On PostgreSQL a skip scan of the index on (city, country): one index probe per place (a few dozen), not a pass
     over every player (20,000 took 4-10 ms a list page, issue 16); elsewhere ``DISTINCT``. ``shape`` names a
     ``players`` that is always the same query (no value of the request in it): its statement is then built once per
-    process, not compiled from the querysets on every page (most of the cost beside the query itself)."""
+    process, not compiled from the querysets on every page (most of the cost beside the query itself), and its answer
+    is kept for the page's version (``federation.caching.page_memo``)."""
     from django.db import connection
 
     def people() -> QuerySet[Player]:
@@ -38,8 +40,8 @@ def player_places(*, players: QuerySet[Player] | None = None, shape: str = "") -
             if key not in _PLACES_STATEMENTS:
                 _PLACES_STATEMENTS[key] = _places_statement(people())
             sql, params = _PLACES_STATEMENTS[key]
-        else:
-            sql, params = _places_statement(people())
+            return page_memo(("places", sql, *params), lambda: _sorted_places(_run_places(sql, params)))
+        sql, params = _places_statement(people())
         pairs = _run_places(sql, params)
     else:
         pairs = people().order_by().values_list("city", "country").distinct()
@@ -73,7 +75,8 @@ def places_of(*, shape: str, rows, key: int) -> tuple[list[str], list[str]]:
         people = Player.objects.filter(is_bot=False).filter(Exists(rows(_KEY_MARK).filter(player_id=OuterRef("pk"))))
         _PLACES_STATEMENTS[statement] = _places_statement(people)
     sql, params = _PLACES_STATEMENTS[statement]
-    return _sorted_places(_run_places(sql, [key if type(p) is int and p == _KEY_MARK else p for p in params]))
+    params = [key if type(p) is int and p == _KEY_MARK else p for p in params]
+    return page_memo(("places", sql, *params), lambda: _sorted_places(_run_places(sql, params)))
 
 
 def _sorted_places(pairs) -> tuple[list[str], list[str]]:

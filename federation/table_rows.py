@@ -16,8 +16,10 @@ pagination are written as ``django_tables2/bootstrap5-responsive.html`` writes t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from html import escape as _html_escape
+from typing import NamedTuple
 from urllib.parse import quote_plus
 
 from django.conf import settings
@@ -29,10 +31,12 @@ from django.utils.html import format_html
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import template_localtime
+from django.utils.translation import get_language
 from django_tables2 import Column
 from django_tables2.utils import A, AttributeDict, signature
 
-from federation.db import fixed_rows, values_rows
+from federation.caching import page_memo
+from federation.db import fixed_rows, marked_rows, values_rows
 
 
 def escape(text) -> SafeString:
@@ -264,7 +268,10 @@ def _lean_rows(table, columns: list[_Column]) -> list[str] | None:
     if table.get_top_pinned_data() or table.get_bottom_pinned_data():
         return None
     data = getattr(page.object_list, "data", None)
-    if isinstance(data, QuerySet):
+    source = getattr(table, "lean_source", None)
+    if isinstance(data, QuerySet) and source is not None:
+        rows = _source_rows(table, source, data, fields)
+    elif isinstance(data, QuerySet):
         rows = values_rows(data, fields)
     elif hasattr(data, "lean_values"):  # a page that reads itself (e.g. an older Gorbunov week)
         rows = data.lean_values(fields)
@@ -291,6 +298,43 @@ def _lean_rows(table, columns: list[_Column]) -> list[str] | None:
         parity = 'class="odd"' if next(table._counter) % 2 else 'class="even"'
         lines.append(f"<tr {parity}>{''.join(parts)}</tr>")
     return lines
+
+
+class LeanSource(NamedTuple):
+    """Where a table's rows come from when they are the same statement on every page of the list but for a few
+    values (``federation.db.marked_rows``): ``build(**values)`` is the queryset the table was given (before its
+    order and its page), ``kwargs`` the table's other arguments. A view sets it as ``table.lean_source`` when the
+    table shows that queryset as it is (no filter): the page's statement is then compiled once per process, table
+    class, key, order and language, and its values, offset and limit are sent apart. Compiling the ORM's statement
+    again on every page took longer than PostgreSQL took to answer it (issue 16)."""
+
+    key: tuple
+    build: Callable[..., QuerySet]
+    values: dict
+    kwargs: dict = {}
+
+
+def _source_rows(table, source: LeanSource, data: QuerySet, fields: tuple[str, ...]) -> list[dict]:
+    """The page's rows of ``data`` (the table's ordered, sliced queryset) read through ``marked_rows``: the statement
+    is the one a table of the same class built on ``source.build`` with a stand-in for each value, ordered as this
+    table is (its default order, then the order the request asks, as ``RequestConfig`` sets it), without the
+    slice. ``tests/ratings/test_lean_lists.py`` holds each list to the rows of its ordinary queryset."""
+    order = tuple(table.order_by or ())
+    query = data.query
+
+    def build(**marks):
+        shadow = type(table)(source.build(**marks), **source.kwargs)
+        shadow.order_by = order
+        return shadow.data.data.values_list(*fields)
+
+    key = ("lean", type(table).__module__, type(table).__qualname__, *source.key, order, get_language(), fields)
+    if query.high_mark is None:  # not a page (a table without pagination): read as it is
+        return values_rows(data, fields)
+    limit = query.high_mark - query.low_mark
+    if limit <= 0:
+        return []
+    rows = marked_rows(key, build, values=source.values, limit=limit, offset=query.low_mark)
+    return [dict(zip(fields, row, strict=True)) for row in rows]
 
 
 def table_rows(table) -> SafeString:
@@ -329,20 +373,40 @@ def select_options(bound_field) -> SafeString:
             rows = field.queryset.values_list("pk", *model.label_fields)
             query = rows.query
             if not (query.where or query.is_sliced or query.distinct or query.annotations or query.extra):
-                # All the rows, in an order: the same statement on every page.
-                rows = fixed_rows((model._meta.label, tuple(map(str, query.order_by)), model.label_fields), rows)
+                # All the rows, in an order: the same statement on every page, its options written once for the
+                # page's version (``federation.caching.page_memo``: the clubs are part of every page's version).
+                key = (model._meta.label, tuple(map(str, query.order_by)), model.label_fields)
+                written = page_memo(
+                    ("options", *key, get_language()),
+                    lambda: [
+                        (str(pk), f'<option value="{conditional_escape(pk)}"', f">{conditional_escape(label(*rest))}")
+                        for pk, *rest in fixed_rows(key, rows)
+                    ],
+                )
+                return mark_safe(_options_html(choices, bound_field.value()) + _written_options(written, bound_field))
             choices += [(pk, label(*rest)) for pk, *rest in rows]
         else:
             choices += [(field.prepare_value(obj), field.label_from_instance(obj)) for obj in field.queryset]
     else:
         choices = field.choices
+    return mark_safe(_options_html(choices, bound_field.value()))
+
+
+def _options_html(choices, value) -> str:
+    """``<option>`` elements, the one of ``value`` selected; as format_html: every value and label escaped."""
+    current = str(value)
+    return "".join(
+        f'<option value="{conditional_escape(value)}"{" selected" if str(value) == current else ""}>'
+        f"{conditional_escape(label)}</option>"
+        for value, label in choices
+    )
+
+
+def _written_options(written: list[tuple[str, str, str]], bound_field) -> str:
+    """``_options_html`` of options written ahead, as (the value as text, the tag up to its value, the rest)."""
     current = str(bound_field.value())
-    return mark_safe(  # as format_html: every value and label through conditional_escape
-        "".join(
-            f'<option value="{conditional_escape(value)}"{" selected" if str(value) == current else ""}>'
-            f"{conditional_escape(label)}</option>"
-            for value, label in choices
-        )
+    return "".join(
+        f"{opening}{' selected' if value == current else ''}{rest}</option>" for value, opening, rest in written
     )
 
 

@@ -154,8 +154,11 @@ def _empty_cache():
     (``federation.caching``) of one test must not be served to the next, whose database was rolled back."""
     from django.core.cache import caches
 
+    from federation.caching import forget_page_memo
+
     for alias in caches:
         caches[alias].clear()
+    forget_page_memo()
 
 
 @pytest.fixture(scope="session")

@@ -29,6 +29,11 @@ def dirs_leaderboard() -> QuerySet[DirsRating]:
     )
 
 
+def dirs_rating_count() -> int:
+    """How many players have a DIRS rating (the leaderboard's rows, unfiltered)."""
+    return DirsRating.objects.count()
+
+
 def dirs_rating_get(*, player_id: int) -> DirsRating:
     return DirsRating.objects.select_related("player", "club").get(player_id=player_id)
 

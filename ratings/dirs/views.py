@@ -14,10 +14,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
-from federation.caching import cached_page
+from federation.caching import cached_page, page_memo
 from federation.exports import csv_response
 from federation.i18n import current_language
 from federation.selectors import player_page_version
+from federation.table_rows import LeanSource
+from federation.tables import paginate, unfiltered
 
 from . import calculator, selectors, services
 from .filters import DirsRatingFilter
@@ -36,9 +38,18 @@ def _can_record(user) -> bool:
 @require_safe
 @cached_page(selectors.leaderboard_version)
 def leaderboard(request):
-    rating_filter = DirsRatingFilter(request.GET, queryset=selectors.dirs_leaderboard())
-    table = DirsLeaderboardTable(rating_filter.qs)
-    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    ratings = selectors.dirs_leaderboard()
+    rating_filter = DirsRatingFilter(request.GET, queryset=ratings)
+    if unfiltered(request, rating_filter):
+        table = DirsLeaderboardTable(ratings)
+        if "_export" not in request.GET:  # its page read by a statement compiled once per process
+            table.lean_source = LeanSource(("all",), selectors.dirs_leaderboard, {})
+        # Everyone rated: counted once for the page's version (federation.caching.page_memo).
+        count = page_memo(("dirs-count",), selectors.dirs_rating_count)
+        paginate(request, table, per_page=PER_PAGE, count=count)
+    else:
+        table = DirsLeaderboardTable(rating_filter.qs)
+        paginate(request, table, per_page=PER_PAGE)
     if download := csv_response(request, table, "dirs"):
         return download
     query = request.GET.copy()

@@ -126,7 +126,7 @@ def list_view(
     weeks = None
     if newest is None:
         weeks, newest = weeks_up_to(snapshot)
-    entries = RatingEntry.objects.filter(snapshot=snapshot) if newest else _latest_entries(snapshot)
+    entries = RatingEntry.objects.filter(snapshot_id=snapshot.pk) if newest else _latest_entries(snapshot)
     if search or city or club_id:
         players = Player.objects.all()
         if city:
@@ -140,6 +140,12 @@ def list_view(
         entries.select_related("player__club"), "rank", "rating", "delta", "events", "snapshot", club="player__club"
     )
     return ListView(snapshot=snapshot, newest=newest, entries=entries, weeks=weeks)
+
+
+def newest_list_entries(snapshot_id: int) -> QuerySet[RatingEntry]:
+    """``list_view(...).entries`` of the newest publication, unfiltered, by the publication's id (a list page's
+    ``LeanSource``)."""
+    return list_view(snapshot=RatingSnapshot(pk=snapshot_id), newest=True).entries
 
 
 def past_week_page(

@@ -15,6 +15,7 @@ from federation.caching import cached_page
 from federation.exports import csv_response
 from federation.i18n import current_language
 from federation.selectors import player_places
+from federation.table_rows import LeanSource
 from federation.tables import paginate, stored_count, unfiltered
 from ratings.dates import asked_date, shown_list
 from ratings.engines.common import FieldError
@@ -70,6 +71,12 @@ def list_detail(request, slug: str):
     if count is not None and not view.newest and in_rank_order:
         # An older week, as it is mostly asked: a page read in rank order, not every player ranked first.
         table = list_table(PastWeekRows(snapshot=snapshot, count=count, weeks=view.weeks), view=view)
+    elif count is not None and view.newest and "_export" not in request.GET:
+        # The newest list unfiltered, in any order: its page read by a statement compiled once per process.
+        table = list_table(view.entries, view=view)
+        table.lean_source = LeanSource(
+            ("newest",), selectors.newest_list_entries, {"snapshot_id": snapshot.pk}, {"view": view}
+        )
     else:
         table = list_table(list_filter.qs, view=view)
     paginate(request, table, per_page=PER_PAGE, count=count)

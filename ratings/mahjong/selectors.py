@@ -202,7 +202,7 @@ def snapshot_dates(*, rating_list: RatingList) -> QuerySet[RatingSnapshot]:
 
 
 def snapshot_entries(*, snapshot: RatingSnapshot, search: str = "") -> QuerySet[RatingEntry]:
-    entries = RatingEntry.objects.filter(snapshot=snapshot).select_related("player")
+    entries = RatingEntry.objects.filter(snapshot_id=snapshot.pk).select_related("player")
     if search.strip():
         entries = entries.filter(player__in=player_search(queryset=Player.objects.all(), search=search))
     return listed(entries, "rank", "rating", "delta", "events", "snapshot")

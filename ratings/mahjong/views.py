@@ -14,6 +14,7 @@ from federation.exports import csv_response
 from federation.i18n import current_language
 from federation.models import Player
 from federation.selectors import player_page_version
+from federation.table_rows import LeanSource
 from federation.tables import paginate, stored_count, unfiltered
 from ratings.dates import asked_date, list_for_date, shown_list
 from ratings.engines.common import FieldError
@@ -31,7 +32,7 @@ from ratings.mahjong.selectors import (
     tournament_names,
 )
 from ratings.mahjong.tables import MahjongEntryTable
-from ratings.models import RatingList
+from ratings.models import RatingList, RatingSnapshot
 from ratings.selectors import list_page_version
 
 PER_PAGE = 50
@@ -42,6 +43,11 @@ def _list_or_404(slug: str) -> RatingList:
     if rating_list is None:
         raise Http404(_("No such mahjong list."))
     return rating_list
+
+
+def _entries_of(snapshot_id: int):
+    """``snapshot_entries`` by the snapshot's id (a list page's ``LeanSource``)."""
+    return snapshot_entries(snapshot=RatingSnapshot(pk=snapshot_id))
 
 
 @require_safe
@@ -76,9 +82,14 @@ def list_detail(request, slug: str):
         entries = snapshot_entries(snapshot=snapshot)
         cities, countries = snapshot_places(snapshot=snapshot)
         entry_filter = MahjongEntryFilter(request.GET, queryset=entries, cities=cities, countries=countries)
-        table = MahjongEntryTable(entry_filter.qs)
         # Unfiltered, the list has as many rows as the computation stored entries: no COUNT(*) over them.
         count = stored_count(snapshot.stored_entries) if unfiltered(request, entry_filter) else None
+        if count is not None and "_export" not in request.GET:
+            # Its page read by a statement compiled once per process (federation.table_rows.LeanSource).
+            table = MahjongEntryTable(entries)
+            table.lean_source = LeanSource(("list",), _entries_of, {"snapshot_id": snapshot.pk})
+        else:
+            table = MahjongEntryTable(entry_filter.qs)
         paginate(request, table, per_page=PER_PAGE, count=count)
         if download := csv_response(request, table, f"{rating_list.slug}-{snapshot.as_of}"):
             return download

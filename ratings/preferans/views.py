@@ -15,6 +15,7 @@ from federation.exports import csv_response
 from federation.i18n import current_language
 from federation.models import Player
 from federation.selectors import player_places
+from federation.table_rows import LeanSource
 from federation.tables import paginate, unfiltered
 from ratings.preferans import selectors
 from ratings.preferans.filters import LeaderboardFilter
@@ -26,6 +27,11 @@ CALC_DEFAULT_RATINGS = [1000, 1200, 1400, 1600, 1800, 2000, 2200]
 CALC_DEFAULT_TABLES = [1000, 1200, 1400, 1600, 1800, 2000, 2200]
 
 
+def _league_ratings(league: str):
+    """``selectors.leaderboard`` of a league (a leaderboard page's ``LeanSource``)."""
+    return selectors.leaderboard(league=league)
+
+
 @require_safe
 @cached_page(selectors.leaderboard_version)
 def index(request):
@@ -34,13 +40,18 @@ def index(request):
         league = League.AMATEUR
     rated = Player.objects.filter(is_bot=False, preferans_rating__isnull=False)
     cities, countries = player_places(players=rated, shape="preferans")
-    board = LeaderboardFilter(
-        request.GET, queryset=selectors.leaderboard(league=league), cities=cities, countries=countries
-    )
-    table = LeaderboardTable(board.qs)
+    ratings = selectors.leaderboard(league=league)
+    board = LeaderboardFilter(request.GET, queryset=ratings, cities=cities, countries=countries)
     counts = selectors.league_counts()
-    # Unfiltered, the table has the league's players: the count is the tab's, not a second COUNT(*).
-    paginate(request, table, per_page=PER_PAGE, count=counts[league] if unfiltered(request, board) else None)
+    if unfiltered(request, board):
+        table = LeaderboardTable(ratings)
+        if "_export" not in request.GET:  # its page read by a statement compiled once per process
+            table.lean_source = LeanSource(("league",), _league_ratings, {"league": league})
+        # The table has the league's players: the count is the tab's, not a second COUNT(*).
+        paginate(request, table, per_page=PER_PAGE, count=counts[league])
+    else:
+        table = LeaderboardTable(board.qs)
+        paginate(request, table, per_page=PER_PAGE)
     if download := csv_response(request, table, f"preferans-{league}"):
         return download
     context = {
