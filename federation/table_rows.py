@@ -25,6 +25,7 @@ from urllib.parse import quote_plus
 from django.conf import settings
 from django.core.exceptions import FieldDoesNotExist
 from django.db.models import Model, QuerySet
+from django.forms.utils import pretty_name
 from django.utils import formats
 from django.utils.functional import Promise
 from django.utils.html import format_html
@@ -370,8 +371,7 @@ def select_options(bound_field) -> SafeString:
             and type(field).label_from_instance is ModelChoiceField.label_from_instance
         ):  # the model's label from its columns: no instance per option, no column the label does not show
             label = model.label
-            rows = field.queryset.values_list("pk", *model.label_fields)
-            query = rows.query
+            query = field.queryset.query
             if not (query.where or query.is_sliced or query.distinct or query.annotations or query.extra):
                 # All the rows, in an order: the same statement on every page, its options written once for the
                 # page's version (``federation.caching.page_memo``: the clubs are part of every page's version).
@@ -380,11 +380,11 @@ def select_options(bound_field) -> SafeString:
                     ("options", *key, get_language()),
                     lambda: [
                         (str(pk), f'<option value="{conditional_escape(pk)}"', f">{conditional_escape(label(*rest))}")
-                        for pk, *rest in fixed_rows(key, rows)
+                        for pk, *rest in fixed_rows(key, field.queryset.values_list("pk", *model.label_fields))
                     ],
                 )
                 return mark_safe(_options_html(choices, bound_field.value()) + _written_options(written, bound_field))
-            choices += [(pk, label(*rest)) for pk, *rest in rows]
+            choices += [(pk, label(*rest)) for pk, *rest in field.queryset.values_list("pk", *model.label_fields)]
         else:
             choices += [(field.prepare_value(obj), field.label_from_instance(obj)) for obj in field.queryset]
     else:
@@ -524,13 +524,53 @@ def pagination(links: QueryLinks, field: str, page) -> list[str]:
     return parts
 
 
+class _BoundFilter:
+    """What ``filter_fields`` reads of a filter form's ``BoundField``, taken from the filter's own form field: the
+    form is not built. Building it (a form class made for each filter set, then every field deep-copied with its
+    choices, hundreds of ``deepcopy`` calls for a list's cities) was a tenth of a list page (issue 16). The value is
+    ``BoundField.value()``'s for the fields a list filter has (text, a choice, a model choice: ``prepare_value``
+    keeps the submitted text)."""
+
+    __slots__ = ("_value", "field", "html_name", "id_for_label", "label")
+
+    def __init__(self, filterset, name: str, filter_):
+        self.field = filter_.field
+        prefix = filterset.form_prefix
+        self.html_name = f"{prefix}-{name}" if prefix else name
+        widget = self.field.widget
+        self.id_for_label = widget.id_for_label(widget.attrs.get("id") or f"id_{self.html_name}")
+        self.label = self.field.label if self.field.label is not None else pretty_name(name)
+        if filterset.is_bound:
+            self._value = widget.value_from_datadict(filterset.data, {}, self.html_name)
+        else:
+            initial = self.field.initial
+            self._value = initial() if callable(initial) else initial
+
+    def value(self):
+        return self.field.prepare_value(self._value)
+
+
+def _bound_filters(filterset) -> list:
+    """The filter form's fields, in order, as ``_BoundFilter``: the form's own when the filter set has built it
+    already (it filtered), or when a field is not one ``_BoundFilter`` knows."""
+    from django import forms
+
+    if hasattr(filterset, "_form"):
+        return list(filterset.form)
+    known = (forms.CharField, forms.ChoiceField, forms.ModelChoiceField)
+    bound = [_BoundFilter(filterset, name, filter_) for name, filter_ in filterset.filters.items()]
+    if any(not isinstance(b.field, known) or b.field.disabled or b.field.show_hidden_initial for b in bound):
+        return list(filterset.form)
+    return bound
+
+
 def filter_fields(filterset, hidden_name: str = "", hidden_value="") -> SafeString:
     """The opening of a list's filter form and its fields, as ``templates/_filter_form.html`` wrote them with a
     template node per attribute: on a phone only the first field shows, the others open with "More filters" (no
     script) or stay open when one of them is set."""
     from django.utils.translation import gettext
 
-    fields = list(filterset.form)
+    fields = _bound_filters(filterset)
     show_all = any(field.value() for field in fields[1:])
     parts = [
         '<form method="get" class="filter-form row g-2 align-items-end mb-3'
@@ -538,7 +578,7 @@ def filter_fields(filterset, hidden_name: str = "", hidden_value="") -> SafeStri
     ]
     if hidden_name:
         parts.append(f'<input type="hidden" name="{escape(hidden_name)}" value="{_text(hidden_value)}">')
-    toggle = escape(filterset.form.prefix or "f")
+    toggle = escape(filterset.form_prefix or "f")
     more = escape(gettext("More filters"))  # outside the f-string below: makemessages does not read calls in one
     for number, field in enumerate(fields, start=1):
         if number == 2:
