@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from federation import formatting
 from federation.i18n import current_language
-from federation.table_rows import link
+from federation.table_rows import EMPTY, link
 from federation.tables import (
     FOLD,
     NAME,
@@ -18,6 +18,7 @@ from federation.tables import (
     PlayerIdColumn,
     columns_copied_once,
     empty_or,
+    id_urls,
     order_by_name,
     row_name,
     url_with_id,
@@ -66,14 +67,17 @@ class DirsLeaderboardTable(tables.Table):
     #: A page of rows read as values and written by ``lean_cells`` (``federation.table_rows``).
     lean_fields = ("place", "rating", "acceleration", "games", "player_id", *PLAYER_NAME_FIELDS, "club__name")
 
+    _lean = None
+
     def lean_cells(self, row: dict) -> dict:
         """Each cell as the ``render_*`` methods below write it, from a row of ``lean_fields``."""
-        name = row_name(row, current_language())
+        if self._lean is None:  # the page's language and player URL, once per table
+            self._lean = (current_language(), id_urls("dirs:player"))
+        language, player_url = self._lean
+        last_name = row["player__last_name"]
         return {
             "place": empty_or(row["place"]),
-            "name": empty_or(
-                row["player__last_name"], lambda _last: link(url_with_id("dirs:player", row["player_id"]), name)
-            ),
+            "name": EMPTY if last_name in (None, "") else link(player_url(row["player_id"]), row_name(row, language)),
             "rating": empty_or(row["rating"], self.render_rating),
             "rank": self.render_rank(SimpleNamespace(rating=row["rating"])),
             "acceleration": empty_or(row["acceleration"]),

@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from federation import formatting
 from federation.i18n import current_language
-from federation.table_rows import link
+from federation.table_rows import EMPTY, link
 from federation.tables import (
     FOLD,
     NAME,
@@ -16,6 +16,7 @@ from federation.tables import (
     PlayerIdColumn,
     columns_copied_once,
     empty_or,
+    id_urls,
     order_by_name,
     row_name,
     url_with_id,
@@ -60,20 +61,21 @@ class LeaderboardTable(tables.Table):
     lean_fields = ("rating", "max_rating", "deals", "player_id", *PLAYER_NAME_FIELDS, "player__city")
     lean_fields += ("player__club__name",)
 
+    _lean = None
+
     def lean_cells(self, row: dict) -> dict:
         """Each cell as the ``render_*`` methods below write it, from a row of ``lean_fields``."""
-        name = row_name(row, current_language())
-        rating = self.base_columns["rating"]
+        if self._lean is None:  # the page's language, player URL and rating writer (RatingColumn.render), once
+            self._lean = (current_language(), id_urls("federation:player_detail"), formatting.rating_writer(2))
+        language, player_url, rating = self._lean
+        last_name = row["player__last_name"]
         return {
             "rank": self.render_rank(row),
-            "player": empty_or(
-                row["player__last_name"],
-                lambda _last: link(url_with_id("federation:player_detail", row["player_id"]), name),
-            ),
+            "player": EMPTY if last_name in (None, "") else link(player_url(row["player_id"]), row_name(row, language)),
             "city": empty_or(row["player__city"]),
             "club": empty_or(row["player__club__name"]),
-            "rating": empty_or(row["rating"], rating.render),
-            "max_rating": empty_or(row["max_rating"], rating.render),
+            "rating": empty_or(row["rating"], rating),
+            "max_rating": empty_or(row["max_rating"], rating),
             "deals": empty_or(row["deals"]),
         }
 
