@@ -18,7 +18,7 @@ from federation.caching import cached_page, page_memo
 from federation.exports import csv_response
 from federation.i18n import current_language
 from federation.selectors import player_page_version
-from federation.table_rows import LeanSource
+from federation.table_rows import LeanSource, export_query
 from federation.tables import paginate, unfiltered
 
 from . import calculator, selectors, services
@@ -52,15 +52,13 @@ def leaderboard(request):
         paginate(request, table, per_page=PER_PAGE)
     if download := csv_response(request, table, "dirs"):
         return download
-    query = request.GET.copy()
-    query["_export"] = "csv"
     return render(
         request,
         "dirs/leaderboard.html",
         {
             "filter": rating_filter,
             "table": table,
-            "export_url": "?" + query.urlencode(),
+            "export_url": export_query(request.GET),
             "can_record": _can_record(request.user),
         },
     )

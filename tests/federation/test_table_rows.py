@@ -5,7 +5,7 @@ classes, sort and page links, empty text; only the indentation differs."""
 import re
 
 import pytest
-from django.template import Context, Template
+from django.template import Context, RequestContext, Template
 from django.test import RequestFactory
 from django.utils import translation
 
@@ -143,3 +143,23 @@ def test_the_filter_form_fields_are_the_templates(registry, query, name):
     # Written without building the form; the form built (the list was filtered) writes the same.
     filterset.form  # noqa: B018
     assert Template("{% load lean_tables %}{% filter_fields filter hidden_name hidden_value %}").render(context) == new
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "",
+        "page=3",
+        "q=%D0%9F%D0%B5%D1%82%D1%80%D0%BE%D0%B2&page=2&sort=-rating",
+        "_export=xlsx&city=a+b&city=%26%3D",
+        "week=2026-W45&page=&x=1&_export=&page=9",
+        "a=%3Cb%3E&a=&b",
+    ],
+)
+def test_the_export_address_is_the_querystring_tags(query):
+    from federation.table_rows import export_query
+
+    request = RequestFactory().get(f"/ratings/?{query}")
+    django_tag = Template('{% querystring _export="csv" page=None %}').render(RequestContext(request))
+    assert export_query(request.GET) == django_tag.replace("&amp;", "&")
+    assert Template("{% load lean_tables %}{% export_query %}").render(RequestContext(request)) == django_tag
