@@ -15,7 +15,15 @@ from django_tables2.utils import AttributeDict
 from federation import formatting
 from federation.i18n import current_language
 from federation.models import Player
-from federation.table_rows import EMPTY, QueryLinks, attributes_html, cell_text, content_text, link, pagination
+from federation.table_rows import (
+    EMPTY,
+    QueryLinks,
+    attributes_html,
+    cell_text,
+    content_text,
+    escape,
+    pagination,
+)
 
 # Phone-first tables (issue 16): place, player and rating come first and always show; a number never wraps; the
 # columns marked FOLD are hidden below 768 px (the page still carries them in the download and on a wider screen).
@@ -277,20 +285,24 @@ class PlayerResults:
         attributes.update(getattr(settings, "DJANGO_TABLES2_TABLE_ATTRS", {}))
         parts = ['<div class="table-container table-responsive">', f"<table {attributes_html(attributes)}>"]
         parts.append("<thead ><tr>")
+        language = current_language()
         for column in RESULT_COLUMNS:
-            parts.append(self._header(column, links))
+            parts.append(self._header(column, links, language))
         parts.append("</tr></thead>")
-        disciplines = _discipline_names(current_language())
-        tournament_url = id_urls("tournaments:tournament_detail")
+        disciplines = _discipline_cells(language)
+        day = formatting.day_writer(language)
+        tournament_url = _escaped_id_urls("tournaments:tournament_detail")
+        whole = _whole_cell if not settings.USE_THOUSAND_SEPARATOR else _cell
         date, tournament, place, count, discipline, city = (f'<td class="{c.td}">' for c in RESULT_COLUMNS)
         rows = []
         for number, (pk, end_date, name, code, town, rank, participants) in enumerate(self.page.object_list):
+            named = f'<a href="{tournament_url(pk)}">{escape(name)}</a>' if name else EMPTY_CELL  # link(url, name)
             rows.append(
                 f'<tr class="{"odd" if number % 2 else "even"}">'
-                f"{date}{_cell(formatting.day(end_date) if end_date else None)}</td>"
-                f"{tournament}{link(tournament_url(pk), name) if name else EMPTY_CELL}</td>"
-                f"{place}{_cell(rank)}</td>{count}{_cell(participants)}</td>"
-                f"{discipline}{_cell(disciplines.get(code, code))}</td>{city}{_cell(town)}</td></tr>"
+                f"{date}{_cell(day(end_date)) if end_date else EMPTY_CELL}</td>{tournament}{named}</td>"
+                f"{place}{whole(rank)}</td>{count}{whole(participants)}</td>"
+                f"{discipline}{disciplines.get(code) or _cell(code)}</td>"
+                f"{city}{escape(town) if type(town) is str and town else _cell(town)}</td></tr>"
             )
         parts.append(f"<tbody >{chr(10).join(rows)}</tbody>")
         parts.append("</table>")
@@ -298,8 +310,8 @@ class PlayerResults:
         parts.append("</div>")
         return mark_safe("\n".join(parts))  # every value went through escape or link
 
-    def _header(self, column: _ResultColumn, links) -> str:
-        header = cell_text(column.header)
+    def _header(self, column: _ResultColumn, links, language: str) -> str:
+        header = _header_texts(language)[column.name]
         classes = set(column.th.split())
         if column.order is not None:
             classes.add("orderable")
@@ -324,6 +336,19 @@ EMPTY_CELL = "—"
 def _cell(value) -> str:
     """A cell's value as django-tables2 writes it: the default when empty, otherwise localised and escaped."""
     return EMPTY_CELL if value is None or value == "" else content_text(value)
+
+
+def _whole_cell(value) -> str:
+    """``_cell`` of a whole number (a place, a count) when numbers are not grouped: its digits."""
+    return str(value) if type(value) is int else _cell(value)
+
+
+def _escaped_id_urls(viewname: str):
+    """``conditional_escape(url)`` of ``id_urls``' addresses (as ``link`` writes them), the escaping done once per
+    page: it is the same for every id."""
+    head, tail = _url_around_id(viewname, get_language(), get_script_prefix())
+    head, tail = escape(head), escape(tail)
+    return lambda pk: f"{head}{int(pk)}{tail}"
 
 
 def _results_order(asked: list[str]) -> tuple[dict[str, str], list[str]]:
@@ -366,3 +391,15 @@ def _discipline_names(language: str) -> dict[str, str]:
     from tournaments.models import Discipline
 
     return {code: str(name) for code, name in Discipline.choices}
+
+
+@lru_cache(maxsize=16)
+def _header_texts(language: str) -> dict[str, str]:
+    """``cell_text`` of each result column's header in a language (translated once per process)."""
+    return {column.name: cell_text(column.header) for column in RESULT_COLUMNS}
+
+
+@lru_cache(maxsize=16)
+def _discipline_cells(language: str) -> dict[str, str]:
+    """``_cell`` of each discipline's name in a language (``_discipline_names``, escaped once)."""
+    return {code: _cell(name) for code, name in _discipline_names(language).items()}

@@ -96,6 +96,9 @@ def _labels(language: str) -> _Labels:
         )
 
 
+_NUMBER = '<td class="text-end d-none d-md-table-cell">'
+
+
 class _Writer:
     """The section's HTML in one request's language: what is the same for every row (labels, the tournament link
     around its id, the date's format, the decimal separator) is looked up once."""
@@ -104,6 +107,9 @@ class _Writer:
         self.language = language
         self.labels = _labels(language)
         self.day = formatting.day_writer(language)
+        self.whole = formatting.number_html(0, language)
+        self.change_text = formatting.number_html(0, language, signed=True)
+        self.hundredths = formatting.number_html(2, language)
         self.tournament_url = id_urls("tournaments:tournament_detail")
         self.ungrouped = not settings.USE_THOUSAND_SEPARATOR
 
@@ -126,7 +132,7 @@ class _Writer:
         return (
             '\n<div class="mb-4 gorbunov-rating">\n'
             f'  <h3 class="h5"><a href="{url}">{escape(item.name)}</a>:\n'
-            f"    <strong>{escape(formatting.rating(item.rating, 0))}</strong>\n"
+            f"    <strong>{self.whole(item.rating)}</strong>\n"
             f'    <small class="text-muted">{counted}</small>\n'
             "  </h3>\n"
             f"  {starting}\n"
@@ -140,23 +146,23 @@ class _Writer:
 
     def change(self, change: dict) -> str:
         details = change["details"] or {}
+        get = details.get
         tournament = ""
         if change["tournament_id"]:
             tournament = (
                 f'<a href="{self.tournament_url(change["tournament_id"])}">{escape(change["tournament__name"])}</a>'
             )
-        if details.get("late"):
+        if get("late"):
             tournament += self.labels.late
         return (
-            "<tr>"
-            f'<td class="text-nowrap">{escape(self.day(change["event_date"]))}</td>'
+            f'<tr><td class="text-nowrap">{escape(self.day(change["event_date"]))}</td>'
             f"<td>{tournament}</td>"
-            f'<td class="text-end fw-bold">{escape(formatting.delta(change["delta"], 0))}</td>'
-            f'<td class="text-end d-none d-md-table-cell">{self.number(details.get("M", ""))}</td>'
-            f'<td class="text-end d-none d-md-table-cell">{self.number(details.get("U", ""))}</td>'
-            f'<td class="text-end d-none d-md-table-cell">{escape(formatting.rating(details.get("Rt", ""), 2))}</td>'
-            f'<td class="text-end d-none d-md-table-cell">{self.number(details.get("K", ""))}</td>'
-            f'<td class="text-end d-none d-md-table-cell">{escape(formatting.rating(change["before"], 0))}</td>'
+            f'<td class="text-end fw-bold">{self.change_text(change["delta"])}</td>'
+            f"{_NUMBER}{self.number(get('M', ''))}</td>"
+            f"{_NUMBER}{self.number(get('U', ''))}</td>"
+            f"{_NUMBER}{self.hundredths(get('Rt', ''))}</td>"
+            f"{_NUMBER}{self.number(get('K', ''))}</td>"
+            f"{_NUMBER}{self.whole(change['before'])}</td>"
             f"<td><details><summary>{self.labels.why}</summary>"
             f"{escape(formatting.plain_explanation(change['explanation'], self.language))}</details></td>"
             "</tr>"
