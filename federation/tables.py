@@ -100,8 +100,9 @@ def paginate(request, table, *, per_page: int, count: int | None = None) -> None
 
 
 def unfiltered(request, filterset, *, ignore=()) -> bool:
-    """Whether the request sets none of the filter's fields (the table then shows every row)."""
-    return not any(request.GET.get(name) for name in filterset.filters if name not in ignore)
+    """Whether the request sets none of the fields of ``filterset`` (a filter set or its class): the table then
+    shows every row."""
+    return not any(request.GET.get(name) for name in filterset.base_filters if name not in ignore)
 
 
 def stored_count(summary_count) -> int | None:

@@ -12,7 +12,7 @@ import bisect
 import datetime as dt
 from dataclasses import dataclass, field
 from decimal import Decimal
-from functools import partial
+from functools import cached_property, partial
 
 from django.db.models import F, FilteredRelation, Max, Q, QuerySet, Window
 from django.db.models.fields.json import KT
@@ -63,11 +63,14 @@ def shown_list_snapshots(*, slug: str) -> QuerySet[RatingSnapshot]:
 
 def weeks_up_to(snapshot: RatingSnapshot) -> tuple[list[int], bool]:
     """The ids of the list's publications up to this one, oldest first (what ``past_week_page`` merges), and
-    whether it is the newest: one query for both (they were two on an older week's page)."""
-    rows = (
-        RatingSnapshot.objects.filter(rating_list_id=snapshot.rating_list_id)
-        .order_by("as_of")
-        .values_list("id", "as_of")
+    whether it is the newest: one query for both (they were two on an older week's page), its statement compiled
+    once per process (``federation.db.marked_rows``)."""
+    rows = marked_rows(
+        ("gorbunov.weeks_up_to",),
+        lambda list_id: RatingSnapshot.objects.filter(rating_list_id=list_id)
+        .order_by("as_of", "id")
+        .values_list("id", "as_of"),
+        values={"list_id": snapshot.rating_list_id},
     )
     weeks, newest = [], True
     for week_id, as_of in rows:
@@ -84,10 +87,32 @@ class ListView:
 
     snapshot: RatingSnapshot
     newest: bool
-    entries: QuerySet[RatingEntry]
     _ascending: list[float] | None = None
     #: ``weeks_up_to(snapshot)`` when it was read to tell whether the snapshot is the newest.
     weeks: list[int] | None = None
+    #: The players to keep (``list_view``'s search, city and club).
+    search: str = ""
+    city: str = ""
+    club_id: int | None = None
+
+    @cached_property
+    def entries(self) -> QuerySet[RatingEntry]:
+        """The list's rows (built when first asked: an older week's page read in rank order does not need them, and
+        building its window over every earlier week took a twentieth of that page, issue 16)."""
+        snapshot = self.snapshot
+        entries = RatingEntry.objects.filter(snapshot_id=snapshot.pk) if self.newest else _latest_entries(snapshot)
+        if self.search or self.city or self.club_id:
+            players = Player.objects.all()
+            if self.city:
+                players = players.filter(city=self.city)
+            if self.club_id:
+                players = players.filter(club_id=self.club_id)
+            if self.search:
+                players = player_search(queryset=players, search=self.search)
+            entries = entries.filter(player__in=players.values("pk"))
+        return listed(
+            entries.select_related("player__club"), "rank", "rating", "delta", "events", "snapshot", club="player__club"
+        )
 
     def rank(self, entry: RatingEntry) -> int:
         if self.newest:
@@ -126,20 +151,7 @@ def list_view(
     weeks = None
     if newest is None:
         weeks, newest = weeks_up_to(snapshot)
-    entries = RatingEntry.objects.filter(snapshot_id=snapshot.pk) if newest else _latest_entries(snapshot)
-    if search or city or club_id:
-        players = Player.objects.all()
-        if city:
-            players = players.filter(city=city)
-        if club_id:
-            players = players.filter(club_id=club_id)
-        if search:
-            players = player_search(queryset=players, search=search)
-        entries = entries.filter(player__in=players.values("pk"))
-    entries = listed(
-        entries.select_related("player__club"), "rank", "rating", "delta", "events", "snapshot", club="player__club"
-    )
-    return ListView(snapshot=snapshot, newest=newest, entries=entries, weeks=weeks)
+    return ListView(snapshot=snapshot, newest=newest, weeks=weeks, search=search, city=city, club_id=club_id)
 
 
 def newest_list_entries(snapshot_id: int) -> QuerySet[RatingEntry]:

@@ -24,7 +24,7 @@ from ratings.gorbunov import selectors
 from ratings.gorbunov.calculator import CalculatorError, changes_for_every_place, tournament_inputs
 from ratings.gorbunov.filters import ListFilter
 from ratings.gorbunov.tables import PastWeekRows, list_table
-from ratings.models import Engine, RatingList
+from ratings.models import Engine, RatingEntry, RatingList
 from ratings.selectors import list_page_version
 from tournaments.models import CardFormat, Discipline, Tournament, TournamentStatus
 
@@ -64,11 +64,14 @@ def list_detail(request, slug: str):
         return render(request, "gorbunov/list_detail.html", context)
     # No week asked (or a bad one): list_for_date showed the newest publication.
     view = selectors.list_view(snapshot=snapshot, newest=True if asked.day is None else None)
-    list_filter = ListFilter(request.GET, queryset=view.entries, cities=cities, countries=countries)
     # Unfiltered, the list has as many rows as the publication stored players: no COUNT(*) over them.
-    count = stored_count(snapshot.stored_players) if unfiltered(request, list_filter, ignore=("week",)) else None
+    count = stored_count(snapshot.stored_players) if unfiltered(request, ListFilter, ignore=("week",)) else None
     in_rank_order = request.GET.get("sort", "rank") == "rank" and "_export" not in request.GET
-    if count is not None and not view.newest and in_rank_order:
+    past_week = count is not None and not view.newest and in_rank_order
+    # The filter's queryset is read only when it filters (an older week's page in rank order reads itself).
+    rows = RatingEntry.objects.none() if past_week else view.entries
+    list_filter = ListFilter(request.GET, queryset=rows, cities=cities, countries=countries)
+    if past_week:
         # An older week, as it is mostly asked: a page read in rank order, not every player ranked first.
         table = list_table(PastWeekRows(snapshot=snapshot, count=count, weeks=view.weeks), view=view)
     elif count is not None and view.newest and "_export" not in request.GET:
