@@ -9,9 +9,14 @@ values) and prepared by PostgreSQL.
 from __future__ import annotations
 
 import datetime as dt
+import logging
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from django.db import connection
 from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
+
+logger = logging.getLogger(__name__)
 
 
 class _BoundDebugWrapper(CursorDebugWrapper):
@@ -23,7 +28,110 @@ class _BoundDebugWrapper(CursorDebugWrapper):
             return CursorWrapper.execute(self, sql, params)
 
 
+#: Rows read ahead by ``reads_together`` for the current request, by statement and parameters (None: not in one).
+_KEPT: ContextVar[dict | None] = ContextVar("federation_kept_rows", default=None)
+
+
+def _read_key(sql: str, params) -> tuple:
+    return (sql, tuple(tuple(p) if isinstance(p, list) else p for p in params or ()))
+
+
+class _KeptCursor:
+    """``bound_cursor()`` inside ``reads_together``: a statement read ahead gives its kept rows (once), any other is
+    sent as usual."""
+
+    def __init__(self, kept: dict):
+        self.kept = kept
+        self.cursor = None
+        self.rows = None
+
+    def execute(self, sql, params=None):
+        rows = self.kept.pop(_read_key(sql, params), None)
+        if rows is not None:
+            self.rows = list(rows)
+            return None
+        self.rows = None
+        if self.cursor is None:
+            self.cursor = _bound_cursor()
+        return self.cursor.execute(sql, params)
+
+    def fetchall(self):
+        if self.rows is None:
+            return self.cursor.fetchall()
+        rows, self.rows = self.rows, []
+        return rows
+
+    def fetchone(self):
+        if self.rows is None:
+            return self.cursor.fetchone()
+        return self.rows.pop(0) if self.rows else None
+
+    def close(self):
+        if self.cursor is not None:
+            self.cursor.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+@contextmanager
+def reads_together(reads: list[tuple[str, list] | None]):
+    """Send these statements (SQL and parameters, as a page will send them through ``bound_cursor``; None is
+    skipped) to PostgreSQL at once, in one psycopg pipeline, and within the block answer each from the rows read,
+    the first time the page sends it. The rest of the block's statements go as usual.
+
+    Why: a player's page reads a dozen small statements, one per section and part, each answered by PostgreSQL in
+    well under a tenth of a millisecond; the round trips were most of the page's database time (issue 16). Each
+    section says what it will read (``federation.sections``); a statement it does not send after all (a player
+    without a rating) is read for nothing, at the cost of its execution only. On SQLite, or with one statement,
+    nothing is read ahead. The statements are logged and counted as any other (``connection.queries``)."""
+    reads = [read for read in reads if read is not None]
+    if connection.vendor != "postgresql" or len(reads) < 2 or _KEPT.get() is not None:
+        yield
+        return
+    connection.ensure_connection()
+    kept: dict = {}
+    with connection.connection.pipeline():
+        cursors = []
+        for sql, params in reads:
+            cursor = _bound_cursor()
+            cursor.execute(sql, params)
+            cursors.append((_read_key(sql, params), cursor))
+        for key, cursor in cursors:
+            kept[key] = cursor.fetchall()
+            cursor.close()
+    token = _KEPT.set(kept)
+    try:
+        yield
+    finally:
+        _KEPT.reset(token)
+        if kept:  # a section that said it would read a statement, and did not (a player without that rating)
+            logger.debug("read ahead for nothing: %s", [sql[:60] for sql, _params in kept])
+
+
 def bound_cursor():
+    """A cursor that sends the parameters apart from the statement, on PostgreSQL (see ``_bound_cursor``); inside
+    ``reads_together`` one that answers the statements read ahead."""
+    kept = _KEPT.get()
+    if kept is not None and connection.vendor == "postgresql":
+        return _KeptCursor(kept)
+    return _bound_cursor()
+
+
+def marked_statement(key: tuple, build, *, values: dict, limit: int | None = None, offset: int = 0):
+    """The SQL and parameters ``marked_rows`` sends for these arguments (for ``reads_together``), None off
+    PostgreSQL."""
+    if connection.vendor != "postgresql":
+        return None
+    sql, params, _converters = _marked(key, build, values, limit is not None)
+    params = [values[p.name] if type(p) is _Value else p for p in params]
+    return sql, (params if limit is None else [*params, limit, offset])
+
+
+def _bound_cursor():
     """A cursor that sends the parameters apart from the statement, on PostgreSQL.
 
     Django's psycopg cursors interpolate the parameters into the SQL text, so PostgreSQL parses and plans every
@@ -130,6 +238,17 @@ def _marked_statement(key: tuple, build, values: dict, cut: bool) -> tuple[str, 
     return (f"{sql} LIMIT %s OFFSET %s" if cut else sql), params, list(converters.items())
 
 
+def _marked(key: tuple, build, values: dict, cut: bool) -> tuple[str, list, list]:
+    statement = (connection.alias, not cut, *key)
+    found = _MARKED.get(statement)
+    if found is None:
+        found = _marked_statement(key, build, values, cut)
+        if len(_MARKED) >= MARKED_MAX:
+            _MARKED.clear()
+        _MARKED[statement] = found
+    return found
+
+
 def marked_rows(key: tuple, build, *, values: dict, limit: int | None = None, offset: int = 0) -> list[tuple]:
     """The rows of ``build(**values)`` (a ``values_list`` queryset; with a ``limit``, that many from ``offset``), for a
     statement that differs from page to page only by these values (ids, a slug, a date) and the page cut.
@@ -143,14 +262,7 @@ def marked_rows(key: tuple, build, *, values: dict, limit: int | None = None, of
     if connection.vendor != "postgresql":
         rows = build(**values)
         return list(rows[offset : None if limit is None else offset + limit])
-    statement = (connection.alias, limit is None, *key)
-    found = _MARKED.get(statement)
-    if found is None:
-        found = _marked_statement(key, build, values, limit is not None)
-        if len(_MARKED) >= MARKED_MAX:
-            _MARKED.clear()
-        _MARKED[statement] = found
-    sql, params, converters = found
+    sql, params, converters = _marked(key, build, values, limit is not None)
     params = [values[p.name] if type(p) is _Value else p for p in params]
     with bound_cursor() as cursor:
         cursor.execute(sql, params if limit is None else [*params, limit, offset])

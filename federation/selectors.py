@@ -223,6 +223,13 @@ def _public_player_rows(pk: int) -> QuerySet:
     return Player.objects.filter(pk=pk, is_bot=False).values_list(*player, *club)
 
 
+def public_player_statement(pk: int):
+    """What ``public_player(pk)`` sends (``federation.db.reads_together``)."""
+    from federation.db import marked_statement
+
+    return marked_statement(("public_player",), _public_player_rows, values={"pk": pk})
+
+
 def public_player(pk: int) -> Player | None:
     """A person's profile (not a bot) with its club, as ``select_related("club")`` reads it, for their page: one
     statement written once per process and prepared by PostgreSQL (``federation.db.marked_rows``)."""
@@ -251,6 +258,19 @@ def _results_page_rows(player_id: int, order: tuple) -> QuerySet:
 
     rows = _results_of(player_id).order_by(*order)
     return rows.annotate(total=Window(Count("pk"))).values_list(*RESULT_ROW, "total")
+
+
+def player_results_statement(*, player_id: int, order: Callable[[], tuple], shape: tuple, offset: int, limit: int):
+    """What ``player_results_page`` sends for these arguments (``federation.db.reads_together``)."""
+    from federation.db import marked_statement
+
+    return marked_statement(
+        ("player_results_page", *shape),
+        lambda player_id: _results_page_rows(player_id, order()),
+        values={"player_id": player_id},
+        limit=limit,
+        offset=offset,
+    )
 
 
 def player_results_page(

@@ -257,15 +257,38 @@ class PlayerResults:
       (``federation.middleware`` clamps it into 1..``PER_PAGE_MAX``).
     """
 
-    def __init__(self, request, player_id: int, *, per_page: int):
-        from federation import selectors
-
-        self.request = request
-        self.sorted, aliases = _results_order(request.GET.getlist("sort"))
+    @staticmethod
+    def _asked(request, per_page: int) -> tuple:
+        """What the address asks: the sorted columns, their aliases, the statement's shape, the page's size and
+        number."""
+        sorted_, aliases = _results_order(request.GET.getlist("sort"))
         shape = (current_language(), *aliases)  # the discipline sorts by its name in the reader's language
         asked_size, asked_page = _whole(request.GET.get("per_page")), _whole(request.GET.get("page"))
         per_page = per_page if asked_size is None else max(asked_size, 1)
         number = 1 if asked_page is None else asked_page
+        return sorted_, aliases, shape, per_page, number
+
+    @classmethod
+    def statement(cls, request, player_id: int, *, per_page: int):
+        """The statement the table sends first (``federation.db.reads_together``), None below the first page."""
+        from federation import selectors
+
+        _sorted, aliases, shape, per_page, number = cls._asked(request, per_page)
+        if number < 1:
+            return None
+        return selectors.player_results_statement(
+            player_id=player_id,
+            order=lambda: _order_by(aliases),
+            shape=shape,
+            offset=(number - 1) * per_page,
+            limit=per_page,
+        )
+
+    def __init__(self, request, player_id: int, *, per_page: int):
+        from federation import selectors
+
+        self.request = request
+        self.sorted, aliases, shape, per_page, number = self._asked(request, per_page)
 
         def read(offset: int, limit: int) -> tuple[list[tuple], int | None]:
             return selectors.player_results_page(

@@ -10,13 +10,20 @@ from django_tables2 import RequestConfig
 from federation import formatting
 from federation.caching import cached_page
 from federation.context_processors import site_urls
+from federation.db import reads_together
 from federation.exports import csv_response
 from federation.filters import PlayerFilter
 from federation.i18n import current_language
 from federation.identity import current_identity
 from federation.models import LOGO_TYPES, Player
-from federation.sections import render_sections
-from federation.selectors import player_list, player_page_version, public_player, public_tournaments
+from federation.sections import render_sections, section_reads
+from federation.selectors import (
+    player_list,
+    player_page_version,
+    public_player,
+    public_player_statement,
+    public_tournaments,
+)
 from federation.tables import PlayerResults, PlayerTable
 from ratings.selectors import week_changes
 from tournaments.models import Discipline
@@ -68,11 +75,15 @@ def player_list_view(request):
 @require_safe
 @cached_page(lambda request, pk: player_page_version(pk))
 def player_detail(request, pk: int):
-    player = public_player(pk)
-    if player is None:
-        raise Http404
-    results = PlayerResults(request, player.pk, per_page=PER_PAGE)
-    sections = render_sections("PLAYER_PAGE_SECTIONS", request, player)
+    # The profile, the results' page and what each section will read, sent to PostgreSQL at once (a player who does
+    # not exist reads the rest for nothing: one round trip either way).
+    reads = [public_player_statement(pk), PlayerResults.statement(request, pk, per_page=PER_PAGE)]
+    with reads_together([*reads, *section_reads("PLAYER_PAGE_SECTIONS", request, pk)]):
+        player = public_player(pk)
+        if player is None:
+            raise Http404
+        results = PlayerResults(request, player.pk, per_page=PER_PAGE)
+        sections = render_sections("PLAYER_PAGE_SECTIONS", request, player)
     breadcrumbs = [
         {"label": _("Players"), "url": site_urls()["players"]},
         {"label": player.display_name(current_language())},

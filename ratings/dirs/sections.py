@@ -51,6 +51,9 @@ def player_section(request, player) -> SafeString | None:
     return mark_safe(html)  # every value went through escape (the translations are written as the template did)
 
 
+player_section.reads = lambda request, player_id: selectors.player_statements(player_id=player_id)
+
+
 def _starting(card: selectors.DirsCard) -> str:
     if card.start_date is None:
         return ""

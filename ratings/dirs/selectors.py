@@ -9,7 +9,7 @@ from typing import NamedTuple
 from django.db.models import Case, F, OuterRef, Q, QuerySet, Subquery, When, Window
 from django.db.models.functions import Rank
 
-from federation.db import marked_rows
+from federation.db import marked_rows, marked_statement
 from federation.models import Player
 from federation.tables import listed
 
@@ -108,6 +108,14 @@ def _card_query(player_id: int):
         .order_by()
         .values_list(*DirsCard._fields)
     )
+
+
+def player_statements(*, player_id: int) -> list:
+    """What ``dirs_card_of`` and ``dirs_rated_steps_of`` send (``federation.db.reads_together``)."""
+    return [
+        marked_statement(("dirs.card",), _card_query, values={"player_id": player_id}),
+        marked_statement(("dirs.steps",), _steps_query, values={"player_id": player_id}),
+    ]
 
 
 def dirs_card_of(*, player_id: int) -> DirsCard | None:

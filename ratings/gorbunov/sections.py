@@ -46,6 +46,11 @@ def player_section(request, player) -> str | None:
     )
 
 
+player_section.reads = lambda request, player_id: selectors.player_list_statements(
+    player_id=player_id, language=current_language()
+)
+
+
 @dataclass(frozen=True)
 class _Labels:
     """The section's fixed texts in one language, escaped where the template's ``{% translate %}`` escaped them."""

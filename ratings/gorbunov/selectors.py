@@ -18,7 +18,7 @@ from django.db.models import F, FilteredRelation, Max, Q, QuerySet, Window
 from django.db.models.fields.json import KT
 from django.db.models.functions import RowNumber
 
-from federation.db import marked_rows
+from federation.db import marked_rows, marked_statement
 from federation.models import Player
 from federation.selectors import player_search
 from federation.tables import listed
@@ -67,9 +67,9 @@ def weeks_up_to(snapshot: RatingSnapshot) -> tuple[list[int], bool]:
     once per process (``federation.db.marked_rows``)."""
     rows = marked_rows(
         ("gorbunov.weeks_up_to",),
-        lambda list_id: RatingSnapshot.objects.filter(rating_list_id=list_id)
-        .order_by("as_of", "id")
-        .values_list("id", "as_of"),
+        lambda list_id: (
+            RatingSnapshot.objects.filter(rating_list_id=list_id).order_by("as_of", "id").values_list("id", "as_of")
+        ),
         values={"list_id": snapshot.rating_list_id},
     )
     weeks, newest = [], True
@@ -326,6 +326,20 @@ def _player_rows(key: str, build, fields: tuple[str, ...], **values) -> list[dic
     """``build``'s rows as dicts, through ``federation.db.marked_rows`` (compiled once per process, prepared by
     PostgreSQL: the ORM took longer to write these statements on every page than PostgreSQL to answer, issue 16)."""
     return [dict(zip(fields, row, strict=True)) for row in marked_rows((key,), build, values=values)]
+
+
+def player_list_statements(*, player_id: int, language: str) -> list:
+    """What ``player_lists`` sends (``federation.db.reads_together``): the ratings, and the changes (read for
+    nothing when the player has no rating)."""
+    explanation = "explanation_ru" if language.startswith("ru") else "explanation_en"
+    return [
+        marked_statement(("gorbunov.player_lists",), _list_rows, values={"player_id": player_id}),
+        marked_statement(
+            (f"gorbunov.player_changes.{explanation}",),
+            partial(_change_rows, explanation=explanation),
+            values={"player_id": player_id},
+        ),
+    ]
 
 
 def player_lists(*, player_id: int, language: str) -> list[PlayerList]:

@@ -22,6 +22,7 @@ from ratings.mahjong.selectors import (
     mahjong_settings,
     player_history,
     player_lists,
+    player_statements,
     tournament_titles,
 )
 from ratings.mahjong.services import mahjong_tournament_problems
@@ -89,6 +90,9 @@ def player_section(request, player: Player) -> str | None:
     if not context["has_any"]:
         return None
     return player_html(context, in_section=True)
+
+
+player_section.reads = lambda request, player_id: player_statements(player_id=player_id)
 
 
 def _w_by_stage(tournament: engine.RatedTournament, coefficients: engine.Coefficients) -> list[dict]:

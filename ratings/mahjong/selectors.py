@@ -297,6 +297,14 @@ def _decimal(value) -> Decimal | None:
     return value if value is None or type(value) is Decimal else Decimal(str(value))
 
 
+def player_statements(*, player_id: int, as_of: date | None = None) -> list[tuple[str, list]]:
+    """What ``player_lists`` and ``player_history`` send (``federation.db.reads_together``)."""
+    return [
+        (_player_lists_sql(), [as_of or date.max, player_id, *MAHJONG_ENGINES]),
+        (_player_history_sql(), [player_id, *MAHJONG_ENGINES]),
+    ]
+
+
 def player_lists(*, player_id: int, as_of: date | None = None) -> list[PlayerList]:
     """The active mahjong lists with the player's entry in each one's snapshot in force on ``as_of`` (today's
     newest when None): one query, plain values (issue 16: the lists, snapshots and entries as model instances were

@@ -32,6 +32,9 @@ def player_section(request, player) -> str | None:
     return None if page is None else section_html(page)
 
 
+player_section.reads = lambda request, player_id: selectors.player_page_statements(player_id=player_id)
+
+
 def section_html(page: selectors.PlayerPage) -> SafeString:
     """The section in the current language; each part is a line or a block of the former template."""
     language = current_language()

@@ -186,6 +186,17 @@ def _utc_day(value) -> dt.date:
     return dt.date.fromisoformat(str(value)[:10])
 
 
+def player_page_statements(*, player_id: int) -> list[tuple[str, list]]:
+    """What ``player_page`` sends first (``federation.db.reads_together``): the rating row."""
+    from django.db import connection
+
+    from ratings.models import Engine
+
+    if connection.vendor != "postgresql":
+        return []
+    return [(_page_sql()["rating"], [Engine.PREFERANS.value, Engine.PREFERANS.value, player_id])]
+
+
 def player_page(*, player_id: int) -> PlayerPage | None:
     """Everything the preferans section of the player's page shows, in one statement for a player without deals
     and four with them (the rating with the carried-over one and the list's parameters; the player's games; the

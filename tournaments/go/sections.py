@@ -14,7 +14,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext
 
 from federation import formatting
-from federation.db import marked_rows
+from federation.db import marked_rows, marked_statement
 from tournaments.models import Discipline
 
 from .models import GoTournament, Registration, RoundStatus
@@ -56,6 +56,11 @@ def player_section(request, player) -> SafeString | None:
     title = escape(gettext("Go tournaments"))
     html = f'<h2 class="h4">{title}</h2>\n<ul class="small">{items}</ul>\n'
     return mark_safe(html)  # every value went through escape
+
+
+player_section.reads = lambda request, player_id: [
+    marked_statement(("go.player_registrations",), _registrations_query, values={"player_id": player_id})
+]
 
 
 def tournament_section(request, tournament) -> str | None:
