@@ -17,7 +17,9 @@ PostgreSQL tells it when to forget them:
   version read (a forked worker makes its own: the listener belongs to the process id that made it). Each version
   read first polls it without waiting (a ``recv`` that finds the socket empty: about a microsecond); anything
   heard clears the memo, and the version is read from the database again.
-- The memo is not used, and the database answers as before, on SQLite; inside a transaction (an atomic block:
+- The memo is not used, and the database answers as before, on SQLite; with ``PAGE_VERSION_MEMO`` off
+  (``DJANGO_PAGE_VERSION_MEMO=false``: every version read from the database, as the first request after any write
+  reads it; the benchmark's cold pages are measured so); inside a transaction (an atomic block:
   its own uncommitted writes must show, and the tests' transactions); and whenever the listener is not known to be
   healthy: not made yet, refused (retried after ``RETRY_SECONDS``), or it failed (an error on the socket, or a
   message from the server such as "terminating connection", which PostgreSQL sends to a killed or stopped
@@ -73,6 +75,7 @@ import time
 import weakref
 from pathlib import Path
 
+from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils.connection import ConnectionProxy
 
@@ -108,7 +111,7 @@ def version_rows(sql: str, params: list) -> list[tuple]:
     """The rows of a version statement (run through ``federation.db.bound_cursor``), from this process's memo when
     nothing has changed since they were read. The rows are shared: read them, do not change them."""
     connection = connections[DEFAULT_DB_ALIAS]
-    if connection.vendor != "postgresql" or _in_transaction(connection):
+    if connection.vendor != "postgresql" or _in_transaction(connection) or not settings.PAGE_VERSION_MEMO:
         return _fetch(sql, params)
     generation = _unchanged_generation()
     if generation is None:

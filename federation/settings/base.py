@@ -219,6 +219,9 @@ PLAYER_PAGE_VERSIONS: list[str] = [
     "ratings.dirs.selectors.player_version_fragments",
     "tournaments.go.selectors.player_version_fragments",
 ]
+# Each process remembers the public pages' versions until PostgreSQL notifies a change (federation.changes); off,
+# every request reads its version from the database.
+PAGE_VERSION_MEMO = env.bool("DJANGO_PAGE_VERSION_MEMO", default=True)
 # Public pages are revalidated on every visit (exact after a publication); set seconds to let a CDN serve them
 # that long without asking (federation.caching).
 PUBLIC_PAGE_SHARED_MAX_AGE = env.int("PUBLIC_PAGE_SHARED_MAX_AGE", default=0)

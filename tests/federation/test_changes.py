@@ -314,3 +314,12 @@ def test_a_read_beginning_with_with_keeps_the_memo_and_a_change_beginning_with_w
     with connection.cursor() as cursor:
         cursor.execute(f"WITH c AS (UPDATE {COUNTER} SET counter = 6 RETURNING counter) SELECT MAX(counter) FROM c")
     assert _read() == ("6|0", 1)
+
+
+def test_with_the_memo_off_every_version_is_read_from_the_database(live, settings):
+    """``DJANGO_PAGE_VERSION_MEMO=false``: each read sends the statement (the benchmark's cold pages)."""
+    _settled()
+    settings.PAGE_VERSION_MEMO = False
+    assert [_read()[1] for _ in range(3)] == [1, 1, 1]
+    settings.PAGE_VERSION_MEMO = True
+    assert _settled()
