@@ -141,9 +141,13 @@ def _headers(response: HttpResponse, etag: str, modified: float) -> HttpResponse
     return response
 
 
-def cached_page(version: Callable[..., str | None]):
+def cached_page(version: Callable[..., str | None], *, reads: Callable[..., list] | None = None):
     """Serve the view like a static page, keyed by ``version(request, *args, **kwargs)`` (None: do not cache,
-    e.g. a list that does not exist, which the view then answers with its 404)."""
+    e.g. a list that does not exist, which the view then answers with its 404).
+
+    ``reads(request, *args, **kwargs)``: the statements the view sends first (``federation.db.reads_together``).
+    When the version must be read from the database (this process does not remember it), they are sent together
+    with it, in one round trip instead of two or more; a page then found in the cache read them for nothing."""
 
     def decorator(view):
         @wraps(view)
@@ -152,6 +156,17 @@ def cached_page(version: Callable[..., str | None]):
                 response = view(request, *args, **kwargs)
                 patch_cache_control(response, private=True)
                 return response
+            if reads is not None:
+                from federation.db import reads_together
+                from federation.selectors import version_statement
+
+                statement = version_statement(version, request, *args, **kwargs)
+                if statement is not None:
+                    with reads_together([statement, *reads(request, *args, **kwargs)]):
+                        return answer(request, *args, **kwargs)
+            return answer(request, *args, **kwargs)
+
+        def answer(request: HttpRequest, *args, **kwargs):
             current = version(request, *args, **kwargs)
             if current is None:
                 return view(request, *args, **kwargs)

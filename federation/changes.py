@@ -150,6 +150,17 @@ def stop_listening() -> None:
         _retry_at = 0.0
 
 
+def remembered(sql: str, params: list) -> bool:
+    """Whether ``version_rows(sql, params)`` would answer from the memo, without a round trip."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    if connection.vendor != "postgresql" or _in_transaction(connection) or not settings.PAGE_VERSION_MEMO:
+        return False
+    if _unchanged_generation() is None:
+        return False
+    remembered = _memo.get(sql)
+    return remembered is not None and tuple(params) in remembered
+
+
 def _fetch(sql: str, params: list) -> list[tuple]:
     from federation.db import bound_cursor
 

@@ -88,12 +88,15 @@ def reads_together(reads: list[tuple[str, list] | None]):
     section says what it will read (``federation.sections``); a statement it does not send after all (a player
     without a rating) is read for nothing, at the cost of its execution only. On SQLite, or with one statement,
     nothing is read ahead. The statements are logged and counted as any other (``connection.queries``)."""
+    outer = _KEPT.get()
     reads = [read for read in reads if read is not None]
-    if connection.vendor != "postgresql" or len(reads) < 2 or _KEPT.get() is not None:
+    if outer is not None:  # inside another block: what it has not read yet is read now and kept with its rows
+        reads = [read for read in reads if _read_key(*read) not in outer]
+    if connection.vendor != "postgresql" or len(reads) < (1 if outer is not None else 2):
         yield
         return
     connection.ensure_connection()
-    kept: dict = {}
+    kept: dict = {} if outer is None else outer
     with connection.connection.pipeline():
         cursors = []
         for sql, params in reads:
@@ -103,6 +106,9 @@ def reads_together(reads: list[tuple[str, list] | None]):
         for key, cursor in cursors:
             kept[key] = cursor.fetchall()
             cursor.close()
+    if outer is not None:
+        yield
+        return
     token = _KEPT.set(kept)
     try:
         yield

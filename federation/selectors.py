@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache
 
@@ -318,7 +319,32 @@ def version_of(fragments: list[Fragment]) -> str:
 
     sql = "SELECT " + ", ".join(f"({part})" for part, _params in fragments)
     params = [value for _part, values in fragments for value in values]
+    recording = _RECORDING.get()
+    if recording is not None:
+        recording.append((sql, params))
+        return ""
     return "|".join(str(value) for value in version_rows(sql, params)[0])
+
+
+#: ``version_statement``'s record of the statements a version function reads (None: not recording).
+_RECORDING: ContextVar[list | None] = ContextVar("federation_version_statements", default=None)
+
+
+def version_statement(version: Callable[..., str | None], *args, **kwargs) -> tuple[str, list] | None:
+    """The statement ``version(*args, **kwargs)`` would send to read a page's version, when it reads one and this
+    process does not remember its rows (``federation.changes``); None otherwise. For ``federation.caching``, which
+    then sends it together with the page's first reads."""
+    from federation.changes import remembered
+
+    recording: list = []
+    token = _RECORDING.set(recording)
+    try:
+        version(*args, **kwargs)
+    finally:
+        _RECORDING.reset(token)
+    if len(recording) != 1 or remembered(*recording[0]):
+        return None
+    return recording[0]
 
 
 def registry_fragments() -> list[Fragment]:

@@ -72,13 +72,18 @@ def player_list_view(request):
     return render(request, "federation/player_list.html", {"filter": player_filter, "table": table})
 
 
-@require_safe
-@cached_page(lambda request, pk: player_page_version(pk))
-def player_detail(request, pk: int):
-    # The profile, the results' page and what each section will read, sent to PostgreSQL at once (a player who does
-    # not exist reads the rest for nothing: one round trip either way).
+def _player_reads(request, pk: int) -> list:
+    """What the player's page reads: the profile, the results' page and what each section says it will read."""
     reads = [public_player_statement(pk), PlayerResults.statement(request, pk, per_page=PER_PAGE)]
-    with reads_together([*reads, *section_reads("PLAYER_PAGE_SECTIONS", request, pk)]):
+    return [*reads, *section_reads("PLAYER_PAGE_SECTIONS", request, pk)]
+
+
+@require_safe
+@cached_page(lambda request, pk: player_page_version(pk), reads=_player_reads)
+def player_detail(request, pk: int):
+    # Everything the page reads sent to PostgreSQL at once, with its version when that is read too (cached_page); a
+    # player who does not exist reads the rest for nothing: one round trip either way.
+    with reads_together(_player_reads(request, pk)):
         player = public_player(pk)
         if player is None:
             raise Http404

@@ -135,13 +135,7 @@ def shown_list(
     if asked.error:
         return list_for_date(snapshots(slug=slug), asked, period_start=period_start)
     own, annotations = _read(snapshots)
-
-    def in_force(slug: str, day: dt.date) -> QuerySet:
-        found = snapshots(slug=slug).filter(as_of__lte=day).order_by("-as_of")
-        return found.values_list(*own, *annotations, *(f"rating_list__{name}" for name in _LIST_FIELDS))[:1]
-
-    key = ("shown_list", snapshots.__module__, snapshots.__qualname__)
-    rows = marked_rows(key, in_force, values={"slug": slug, "day": asked.day or dt.date.max})
+    rows = marked_rows(*_in_force(snapshots), values={"slug": slug, "day": asked.day or dt.date.max})
     if not rows:
         if asked.day is None:
             return ShownList(None)  # no publication yet (or no such active list)
@@ -155,6 +149,26 @@ def shown_list(
     if asked.day is not None and snapshot.as_of != period_start(asked.day):
         return list_for_date(snapshots(slug=slug), asked, period_start=period_start)
     return ShownList(snapshot)
+
+
+def shown_list_statement(snapshots: Callable[..., QuerySet[RatingSnapshot]], *, slug: str, asked: AskedDate):
+    """What ``shown_list`` sends first (``federation.db.reads_together``), None when it sends nothing first."""
+    from federation.db import marked_statement
+
+    if asked.error:
+        return None
+    return marked_statement(*_in_force(snapshots), values={"slug": slug, "day": asked.day or dt.date.max})
+
+
+def _in_force(snapshots: Callable[..., QuerySet[RatingSnapshot]]) -> tuple[tuple, Callable[..., QuerySet]]:
+    """``shown_list``'s statement: its key and how to build it (the publication in force on a day, with its list)."""
+    own, annotations = _read(snapshots)
+
+    def in_force(slug: str, day: dt.date) -> QuerySet:
+        found = snapshots(slug=slug).filter(as_of__lte=day).order_by("-as_of")
+        return found.values_list(*own, *annotations, *(f"rating_list__{name}" for name in _LIST_FIELDS))[:1]
+
+    return ("shown_list", snapshots.__module__, snapshots.__qualname__), in_force
 
 
 _LIST_FIELDS = tuple(field.attname for field in RatingList._meta.concrete_fields)

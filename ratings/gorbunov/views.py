@@ -17,7 +17,7 @@ from federation.i18n import current_language
 from federation.selectors import player_places
 from federation.table_rows import LeanSource
 from federation.tables import paginate, stored_count, unfiltered
-from ratings.dates import asked_date, shown_list
+from ratings.dates import asked_date, shown_list, shown_list_statement
 from ratings.engines.common import FieldError
 from ratings.engines.gorbunov import week_start
 from ratings.gorbunov import selectors
@@ -36,8 +36,13 @@ def index(request):
     return render(request, "gorbunov/index.html", {"lists": selectors.gorbunov_lists()})
 
 
+def _first_reads(request, slug: str) -> list:
+    """The publication shown, read with the page's version (``federation.caching.cached_page``)."""
+    return [shown_list_statement(selectors.shown_list_snapshots, slug=slug, asked=asked_date(request.GET))]
+
+
 @require_safe
-@cached_page(list_page_version)
+@cached_page(list_page_version, reads=_first_reads)
 def list_detail(request, slug: str):
     asked = asked_date(request.GET)
     # The publication and its list in one query; the list alone when it has none (or does not exist: 404).

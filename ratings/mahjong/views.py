@@ -16,7 +16,7 @@ from federation.models import Player
 from federation.selectors import player_page_version
 from federation.table_rows import LeanSource
 from federation.tables import paginate, stored_count, unfiltered
-from ratings.dates import asked_date, list_for_date, shown_list
+from ratings.dates import asked_date, list_for_date, shown_list, shown_list_statement
 from ratings.engines.common import FieldError
 from ratings.mahjong import calculator
 from ratings.mahjong.filters import MahjongEntryFilter
@@ -59,8 +59,13 @@ def index(request):
     return render(request, "mahjong/index.html", {"rows": rows})
 
 
+def _first_reads(request, slug: str) -> list:
+    """The publication shown, read with the page's version (``federation.caching.cached_page``)."""
+    return [shown_list_statement(shown_list_snapshots, slug=slug, asked=asked_date(request.GET))]
+
+
 @require_safe
-@cached_page(list_page_version)
+@cached_page(list_page_version, reads=_first_reads)
 def list_detail(request, slug: str):
     asked = asked_date(request.GET)
     # The page shows entries only: the summary (every counted and excluded tournament) is not read. The snapshot

@@ -5,6 +5,7 @@ nothing for a player in every discipline)."""
 
 import contextlib
 import logging
+import traceback
 from io import StringIO
 
 import pytest
@@ -113,3 +114,38 @@ def test_a_statement_is_answered_from_what_was_read_once_then_sent_again():
         cursor.execute("SELECT %s::int + 1", [1])  # a second time: sent
         assert cursor.fetchall() == [(2,)]
     assert len(queries.captured_queries) == 1
+
+
+def test_a_cold_player_page_is_one_round_trip_with_its_version(client, monkeypatch, demo):
+    """The version (read from the database in a test's transaction) and everything the page reads for a player in
+    every discipline go in one pipeline; only a statement that depends on what was read is sent after it."""
+    import federation.db
+
+    pk = _everywhere()[0]
+    outside, pipelines = [], []
+    real_cursor = federation.db._bound_cursor
+
+    def counted_cursor():
+        if connection.connection._pipeline is None:
+            outside.append("".join(traceback.format_stack(limit=8)))
+        return real_cursor()
+
+    real_pipeline = type(connection.connection).pipeline
+
+    def counted_pipeline(self):
+        pipelines.append(1)
+        return real_pipeline(self)
+
+    cache.clear()
+    forget_page_memo()
+    monkeypatch.setattr(federation.db, "_bound_cursor", counted_cursor)
+    monkeypatch.setattr(type(connection.connection), "pipeline", counted_pipeline)
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(f"/en/players/{pk}/").status_code == 200
+    assert pipelines == [1]
+    # Only what depends on what was read: the names of the tournaments the player's mahjong entry counted.
+    assert all("tournament_titles" in stack for stack in outside), outside
+    assert len(outside) <= 1
+    sent = [query["sql"] for query in queries.captured_queries]
+    assert any(sql.startswith("SELECT (SELECT COALESCE(MAX(counter), 0)") for sql in sent)  # the version
+    assert len(queries.captured_queries) >= 10

@@ -43,11 +43,15 @@ def test_a_list_page_carries_validators_and_a_repeat_visit_gets_304_without_rend
         again = client.get(URL, HTTP_IF_NONE_MATCH=etag)
     assert again.status_code == 304
     assert again["ETag"] == etag
-    assert len(queries) == 1  # the version, nothing rendered
+    # The version and, on PostgreSQL, sent with it in one round trip, the publication the page shows (cached_page's
+    # ``reads``: in a test's transaction the version is always read from the database); nothing rendered.
+    together = 2 if connection.vendor == "postgresql" else 1
+    assert len(queries) == together
+    assert "ratings_ratingentry" not in " ".join(query["sql"] for query in queries.captured_queries)
     # The same page from the cache is the same page.
     with CaptureQueriesContext(connection) as queries:
         cached = client.get(URL)
-    assert len(queries) == 1
+    assert len(queries) == together
     assert cached.content == first.content
     assert cached["ETag"] == etag
     since = client.get(URL, HTTP_IF_MODIFIED_SINCE=first["Last-Modified"])
