@@ -157,8 +157,8 @@ def cached_page(version: Callable[..., str | None], *, reads: Callable[..., list
                 patch_cache_control(response, private=True)
                 return response
             if reads is not None:
+                from federation.changes import version_statement
                 from federation.db import reads_together
-                from federation.selectors import version_statement
 
                 statement = version_statement(version, request, *args, **kwargs)
                 if statement is not None:

@@ -73,6 +73,7 @@ import sysconfig
 import threading
 import time
 import weakref
+from contextvars import ContextVar
 from pathlib import Path
 
 from django.conf import settings
@@ -110,6 +111,10 @@ _open_writes: weakref.WeakSet = weakref.WeakSet()
 def version_rows(sql: str, params: list) -> list[tuple]:
     """The rows of a version statement (run through ``federation.db.bound_cursor``), from this process's memo when
     nothing has changed since they were read. The rows are shared: read them, do not change them."""
+    recording = _RECORDING.get()
+    if recording is not None:
+        recording.append((sql, params))
+        return [()]
     connection = connections[DEFAULT_DB_ALIAS]
     if connection.vendor != "postgresql" or _in_transaction(connection) or not settings.PAGE_VERSION_MEMO:
         return _fetch(sql, params)
@@ -148,6 +153,25 @@ def stop_listening() -> None:
     with _lock:
         _drop_listener()
         _retry_at = 0.0
+
+
+#: ``version_statement``'s record of the statements a version function reads (None: not recording).
+_RECORDING: ContextVar[list | None] = ContextVar("federation_version_statements", default=None)
+
+
+def version_statement(version, *args, **kwargs) -> tuple[str, list] | None:
+    """The statement ``version(*args, **kwargs)`` (a page's version function) would send, when it reads one and
+    this process does not remember its rows; None otherwise. For ``federation.caching``, which then sends it
+    together with the page's first reads (``federation.db.reads_together``)."""
+    recording: list = []
+    token = _RECORDING.set(recording)
+    try:
+        version(*args, **kwargs)
+    finally:
+        _RECORDING.reset(token)
+    if len(recording) != 1 or remembered(*recording[0]):
+        return None
+    return recording[0]
 
 
 def remembered(sql: str, params: list) -> bool:

@@ -70,6 +70,13 @@ class _KeptCursor:
         if self.cursor is not None:
             self.cursor.close()
 
+    def __getattr__(self, name):
+        if self.rows is not None:  # a statement read ahead has its rows, not a cursor's other state
+            raise AttributeError(f"{name}: a statement read ahead (reads_together) gives its rows only")
+        if self.cursor is None:
+            self.cursor = _bound_cursor()
+        return getattr(self.cursor, name)
+
     def __enter__(self):
         return self
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache
 
@@ -44,6 +43,10 @@ def player_places(*, players: QuerySet[Player] | None = None, shape: str = "") -
             return page_memo(("places", sql, *params), lambda: _sorted_places(_run_places(sql, params)))
         sql, params = _places_statement(people())
         pairs = _run_places(sql, params)
+    elif players is None or shape:
+        return page_memo(
+            ("places", shape), lambda: _sorted_places(people().order_by().values_list("city", "country").distinct())
+        )
     else:
         pairs = people().order_by().values_list("city", "country").distinct()
     return _sorted_places(pairs)
@@ -70,7 +73,10 @@ def places_of(*, shape: str, rows, key: int) -> tuple[list[str], list[str]]:
     from django.db import connection
 
     if connection.vendor != "postgresql":
-        return player_places(players=Player.objects.filter(pk__in=rows(key).values("player_id")))
+        return page_memo(
+            ("places-of", shape, key),
+            lambda: player_places(players=Player.objects.filter(pk__in=rows(key).values("player_id"))),
+        )
     statement = (connection.alias, f"of:{shape}")
     if statement not in _PLACES_STATEMENTS:
         people = Player.objects.filter(is_bot=False).filter(Exists(rows(_KEY_MARK).filter(player_id=OuterRef("pk"))))
@@ -319,32 +325,7 @@ def version_of(fragments: list[Fragment]) -> str:
 
     sql = "SELECT " + ", ".join(f"({part})" for part, _params in fragments)
     params = [value for _part, values in fragments for value in values]
-    recording = _RECORDING.get()
-    if recording is not None:
-        recording.append((sql, params))
-        return ""
     return "|".join(str(value) for value in version_rows(sql, params)[0])
-
-
-#: ``version_statement``'s record of the statements a version function reads (None: not recording).
-_RECORDING: ContextVar[list | None] = ContextVar("federation_version_statements", default=None)
-
-
-def version_statement(version: Callable[..., str | None], *args, **kwargs) -> tuple[str, list] | None:
-    """The statement ``version(*args, **kwargs)`` would send to read a page's version, when it reads one and this
-    process does not remember its rows (``federation.changes``); None otherwise. For ``federation.caching``, which
-    then sends it together with the page's first reads."""
-    from federation.changes import remembered
-
-    recording: list = []
-    token = _RECORDING.set(recording)
-    try:
-        version(*args, **kwargs)
-    finally:
-        _RECORDING.reset(token)
-    if len(recording) != 1 or remembered(*recording[0]):
-        return None
-    return recording[0]
 
 
 def registry_fragments() -> list[Fragment]:
