@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from federation.versioning import VersionedManager
+from federation.versioning import VersionedDeletes, VersionedManager
 
 country_code_validator = RegexValidator(r"^[A-Z]{2}$", _("Use the two-letter country code, e.g. RU."))
 
@@ -19,7 +19,7 @@ def normalize_name(text: str) -> str:
     return " ".join(text.lower().replace("ё", "е").split())
 
 
-class Club(models.Model):
+class Club(VersionedDeletes, models.Model):
     name = models.CharField(_("name"), max_length=200)
     city = models.CharField(_("city"), max_length=100, blank=True)
     country = models.CharField(_("country"), max_length=2, default="RU", validators=[country_code_validator])
@@ -65,7 +65,7 @@ class BotLevel(models.Model):
         return f"{self.name} ({self.max_rating})"
 
 
-class Player(models.Model):
+class Player(VersionedDeletes, models.Model):
     last_name = models.CharField(_("surname"), max_length=100)
     first_name = models.CharField(_("first name"), max_length=100, blank=True)
     last_name_latin = models.CharField(_("surname (Latin)"), max_length=100, blank=True)

@@ -76,3 +76,15 @@ class VersionedQuerySet(models.QuerySet):
 
 
 VersionedManager = models.Manager.from_queryset(VersionedQuerySet)
+
+
+class VersionedDeletes:
+    """Mixed into a model whose manager is ``VersionedManager``: deleting one row (the admin's delete page,
+    ``instance.delete()``) bumps the version too. Django deletes it without the queryset's ``delete()``; for a model
+    without history rows (DIRS ratings, a list's entries, publications, changes) nothing the versions read moved
+    when the row was not the newest, so the leaderboard went on showing a deleted DIRS rating."""
+
+    def delete(self, using=None, keep_parents=False):
+        deleted = super().delete(using=using, keep_parents=keep_parents)
+        content_changed(using or router.db_for_write(type(self), instance=self))
+        return deleted

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from federation.models import Player
-from federation.versioning import VersionedManager
+from federation.versioning import VersionedDeletes, VersionedManager
 from tournaments.models import Tournament
 
 
@@ -30,7 +30,7 @@ class Engine(models.TextChoices):
     DIRS = "dirs", _("DIRS (Go club rating)")
 
 
-class RatingList(models.Model):
+class RatingList(VersionedDeletes, models.Model):
     slug = models.SlugField(_("slug"), max_length=60, unique=True)
     name = models.CharField(_("name (Russian)"), max_length=200)
     name_en = models.CharField(_("name (English)"), max_length=200, blank=True)
@@ -81,7 +81,7 @@ class RatingList(models.Model):
         return self.name_en if language.startswith("en") and self.name_en else self.name
 
 
-class RatingSnapshot(models.Model):
+class RatingSnapshot(VersionedDeletes, models.Model):
     """One list as of one date (a Gorbunov week's Monday, a mahjong rating date)."""
 
     rating_list = models.ForeignKey(
@@ -108,7 +108,7 @@ class RatingSnapshot(models.Model):
         return self.rating_list.get_absolute_url() + f"?date={self.as_of:%Y-%m-%d}"
 
 
-class RatingEntry(models.Model):
+class RatingEntry(VersionedDeletes, models.Model):
     snapshot = models.ForeignKey(
         RatingSnapshot, verbose_name=_("snapshot"), on_delete=models.CASCADE, related_name="entries"
     )
@@ -139,7 +139,7 @@ class RatingEntry(models.Model):
         return f"{self.rank}. {self.player_id} {self.rating}"
 
 
-class RatingChange(models.Model):
+class RatingChange(VersionedDeletes, models.Model):
     """One event's effect on one player's rating in one list, with the explanation a player can follow."""
 
     rating_list = models.ForeignKey(

@@ -15,7 +15,7 @@ from django.utils.translation import pgettext_lazy
 from simple_history.models import HistoricalRecords
 
 from federation.models import Player, country_code_validator
-from federation.versioning import VersionedManager
+from federation.versioning import VersionedDeletes, VersionedManager
 
 #: Organisers may choose K up to this themselves; above it only federation staff (rules/gorbunov.md, "K").
 ORGANISER_MAX_K = 2
@@ -49,7 +49,7 @@ class TournamentStatus(models.TextChoices):
     APPROVED = "approved", _("Approved")
 
 
-class Tournament(models.Model):
+class Tournament(VersionedDeletes, models.Model):
     discipline = models.CharField(_("discipline"), max_length=20, choices=Discipline.choices, db_index=True)
     name = models.CharField(_("name"), max_length=200)
     start_date = models.DateField(_("start date"))
@@ -210,7 +210,7 @@ class Stage(models.Model):
         return f"{self.tournament.name}: {self.number}"
 
 
-class Result(models.Model):
+class Result(VersionedDeletes, models.Model):
     """One participant's final place. A participant without a profile is kept by name (they count in N)."""
 
     tournament = models.ForeignKey(

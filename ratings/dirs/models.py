@@ -11,7 +11,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from federation.models import Club, Player
-from federation.versioning import VersionedManager
+from federation.versioning import VersionedDeletes, VersionedManager
 
 #: The DIRS scale: 000 = 21 kyu, 290 = 9 dan; "every rating from 290 up is 9 dan", typed ratings stop at 300.
 DIRS_RATING_MAX = 300
@@ -28,7 +28,7 @@ class Komi(models.TextChoices):
     REVERSE = "reverse", _("reverse komi")
 
 
-class DirsRating(models.Model):
+class DirsRating(VersionedDeletes, models.Model):
     """A player's current DIRS rating and acceleration; the history is the ``DirsGame`` rows."""
 
     player = models.OneToOneField(Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="dirs")
@@ -63,7 +63,7 @@ class DirsWinner(models.TextChoices):
     BLACK = "black", _("black")
 
 
-class DirsGame(models.Model):
+class DirsGame(VersionedDeletes, models.Model):
     """A club game, rated in the order entered; before/after for both players and why it counted or not."""
 
     date = models.DateField(_("date"))

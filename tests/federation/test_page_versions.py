@@ -79,3 +79,22 @@ def test_a_service_bumps_when_it_commits_and_a_rollback_bumps_nothing(django_cap
             pass
     assert callbacks == []
     assert _counter() == start + 2
+
+
+def test_deleting_one_dirs_rating_in_the_admin_changes_the_leaderboard(client, django_capture_on_commit_callbacks):
+    """A single row deleted (the admin's delete page calls ``instance.delete()``, not the queryset's) bumps the
+    version too: the deleted rating was not the newest, so nothing else the leaderboard's version reads moved."""
+    first, second = (
+        DirsRating.objects.create(
+            player=PlayerFactory(last_name_latin=name), rating=150, initial_rating=150, declared_rank="6k", games=0
+        )
+        for name in ("Firstov", "Secondov")
+    )
+    page = client.get("/en/go/dirs/")
+    assert "Firstov" in page.content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        first.delete()
+    after = client.get("/en/go/dirs/", HTTP_IF_NONE_MATCH=page["ETag"])
+    assert after.status_code == 200
+    assert "Firstov" not in after.content.decode()
+    assert "Secondov" in after.content.decode()
