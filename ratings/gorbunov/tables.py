@@ -65,20 +65,28 @@ class ListTable(tables.Table):
         super().__init__(*args, **kwargs)
 
     def lean_cells(self, row: dict) -> dict:
-        """Each cell as the ``render_*`` methods below write it, from a row of ``lean_fields``."""
-        entry = SimpleNamespace(rank=row["rank"], rating=row["rating"], delta=row["delta"])
-        if "shown_rank" in row:  # an older week read a page at a time (PastWeekSlice)
-            entry.shown_rank = row["shown_rank"]
-        entry.snapshot_id = row["snapshot_id"]
-        if self._lean is None:  # the page's language and player URL, once per table
-            self._lean = (current_language(), id_urls("federation:player_detail"))
-        language, player_url = self._lean
+        """Each cell as the ``render_*`` methods below write it, from a row of ``lean_fields``: the rank as
+        ``ListView.rank`` gives it, the change as ``ListView.delta`` (none this week: 0; no change stored: "new"),
+        the numbers as ``formatting.rating`` / ``delta`` write them (``formatting.number_html``)."""
+        if self._lean is None:  # the page's language, player URL and number writers, once per table
+            language = current_language()
+            whole, signed = formatting.number_html(0, language), formatting.number_html(0, language, signed=True)
+            self._lean = (language, id_urls("federation:player_detail"), whole, signed, self.view.snapshot.pk)
+        language, player_url, whole, signed, snapshot_id = self._lean
+        rank, rating, delta = row["rank"], row["rating"], row["delta"]
+        if rank is not None and not self.view.newest:
+            entry = SimpleNamespace(rank=rank, rating=rating)
+            if "shown_rank" in row:  # an older week read a page at a time (PastWeekSlice)
+                entry.shown_rank = row["shown_rank"]
+            rank = self.view.rank(entry)
+        if row["snapshot_id"] != snapshot_id:  # an older week's entry: the player did not move this week
+            delta = 0
         last_name = row["player__last_name"]
         return {
-            "rank": EMPTY if row["rank"] is None else self.view.rank(entry),
+            "rank": EMPTY if rank is None else rank,
             "name": EMPTY if last_name in (None, "") else link(player_url(row["player_id"]), row_name(row, language)),
-            "rating": empty_or(row["rating"], self.render_rating),
-            "delta": self.render_delta(entry),
+            "rating": EMPTY if rating is None or rating == "" else whole(rating),
+            "delta": _("new") if delta is None else signed(delta),
             "events": empty_or(row["events"]),
             "city": empty_or(row["player__city"]),
             "club": empty_or(row["player__club__name"]),

@@ -56,16 +56,25 @@ class MahjongEntryTable(tables.Table):
 
     def lean_cells(self, row: dict) -> dict:
         """Each cell as the ``render_*`` methods below write it, from a row of ``lean_fields``."""
-        if self._lean is None:  # the page's language and player URL, once per table
-            self._lean = (current_language(), id_urls("ratings:mahjong:player"))
-        language, player_url = self._lean
-        last_name = row["player__last_name"]
+        if self._lean is None:  # the page's language, player URL and number writers, once per table
+            language = current_language()
+            numbers = (formatting.number_html(2, language), formatting.number_html(2, language, signed=True))
+            self._lean = (language, id_urls("ratings:mahjong:player"), *numbers)
+        language, player_url, rating, signed = self._lean
+        last_name, delta = row["player__last_name"], row["delta"]
+        if delta is None or delta == "":
+            change = EMPTY
+        elif delta == 0:
+            change = signed(0)
+        else:  # render_delta's span, the change written as formatting.delta writes it
+            css = "text-success" if delta > 0 else "text-danger"
+            change = SafeString(f'<span class="{css}">{signed(delta)}</span>')
         return {
             "rank": empty_or(row["rank"]),
             "name": EMPTY if last_name in (None, "") else link(player_url(row["player_id"]), row_name(row, language)),
             "city": empty_or(row["player__city"]),
-            "rating": empty_or(row["rating"], self.render_rating),
-            "delta": empty_or(row["delta"], self.render_delta),
+            "rating": empty_or(row["rating"], rating),
+            "delta": change,
             "events": empty_or(row["events"]),
         }
 

@@ -84,7 +84,7 @@ def test_a_service_bumps_when_it_commits_and_a_rollback_bumps_nothing(django_cap
 def test_deleting_one_dirs_rating_in_the_admin_changes_the_leaderboard(client, django_capture_on_commit_callbacks):
     """A single row deleted (the admin's delete page calls ``instance.delete()``, not the queryset's) bumps the
     version too: the deleted rating was not the newest, so nothing else the leaderboard's version reads moved."""
-    first, second = (
+    first, _second = (
         DirsRating.objects.create(
             player=PlayerFactory(last_name_latin=name), rating=150, initial_rating=150, declared_rank="6k", games=0
         )
