@@ -57,6 +57,8 @@ from django.utils.cache import patch_cache_control
 from django.utils.http import http_date, parse_http_date_safe
 from django.utils.translation import get_language
 
+from federation.changes import UNKNOWN
+
 #: Bump when a change of templates or code must not be served from an older rendering.
 RENDERING = "2026-12-01.1"
 PREFIX = "page:"
@@ -160,14 +162,17 @@ def cached_page(version: Callable[..., str | None], *, reads: Callable[..., list
                 from federation.changes import version_statement
                 from federation.db import reads_together
 
-                statement = version_statement(version, request, *args, **kwargs)
+                statement, current = version_statement(version, request, *args, **kwargs)
                 if statement is not None:
                     with reads_together([statement, *reads(request, *args, **kwargs)]):
-                        return answer(request, *args, **kwargs)
-            return answer(request, *args, **kwargs)
+                        return answer(request, UNKNOWN, args, kwargs)
+                return answer(request, current, args, kwargs)
+            return answer(request, UNKNOWN, args, kwargs)
 
-        def answer(request: HttpRequest, *args, **kwargs):
-            current = version(request, *args, **kwargs)
+        def answer(request: HttpRequest, current, args: tuple, kwargs: dict):
+            """The page, its ``304`` or its cached copy; ``current`` is the version when the caller already has it."""
+            if current is UNKNOWN:
+                current = version(request, *args, **kwargs)
             if current is None:
                 return view(request, *args, **kwargs)
             etag = etag_for(request, current)

@@ -112,7 +112,7 @@ def version_rows(sql: str, params: list) -> list[tuple]:
     """The rows of a version statement (run through ``federation.db.bound_cursor``), from this process's memo when
     nothing has changed since they were read. The rows are shared: read them, do not change them."""
     recording = _RECORDING.get()
-    if recording is not None:
+    if recording is not None and not remembered(sql, params):
         recording.append((sql, params))
         return [()]
     connection = connections[DEFAULT_DB_ALIAS]
@@ -122,18 +122,18 @@ def version_rows(sql: str, params: list) -> list[tuple]:
     if generation is None:
         return _fetch(sql, params)
     key = tuple(params)
-    remembered = _memo.get(sql)
-    if remembered is not None:
-        rows = remembered.get(key)
+    statement_memo = _memo.get(sql)
+    if statement_memo is not None:
+        rows = statement_memo.get(key)
         if rows is not None:
             return rows
     rows = _fetch(sql, params)
     with _lock:
         if generation == _generation:
-            remembered = _memo.setdefault(sql, {})
-            if len(remembered) >= PER_STATEMENT:
-                del remembered[next(iter(remembered))]
-            remembered[key] = rows
+            statement_memo = _memo.setdefault(sql, {})
+            if len(statement_memo) >= PER_STATEMENT:
+                del statement_memo[next(iter(statement_memo))]
+            statement_memo[key] = rows
     return rows
 
 
@@ -159,19 +159,27 @@ def stop_listening() -> None:
 _RECORDING: ContextVar[list | None] = ContextVar("federation_version_statements", default=None)
 
 
-def version_statement(version, *args, **kwargs) -> tuple[str, list] | None:
-    """The statement ``version(*args, **kwargs)`` (a page's version function) would send, when it reads one and
-    this process does not remember its rows; None otherwise. For ``federation.caching``, which then sends it
-    together with the page's first reads (``federation.db.reads_together``)."""
+#: ``version_statement``'s answer when it could not tell the version (it read more than one statement).
+UNKNOWN = object()
+
+
+def version_statement(version, *args, **kwargs) -> tuple[tuple[str, list] | None, object]:
+    """``(statement, None)``: the statement ``version(*args, **kwargs)`` (a page's version function) would send,
+    when it reads one this process does not remember; ``(None, version)``: the version itself, when the memo
+    answered (the usual warm request: the version is then worked out once); ``(None, UNKNOWN)`` otherwise. For
+    ``federation.caching``, which sends the statement together with the page's first reads
+    (``federation.db.reads_together``)."""
     recording: list = []
     token = _RECORDING.set(recording)
     try:
-        version(*args, **kwargs)
+        current = version(*args, **kwargs)
     finally:
         _RECORDING.reset(token)
-    if len(recording) != 1 or remembered(*recording[0]):
-        return None
-    return recording[0]
+    if not recording:
+        return None, current
+    if len(recording) == 1:
+        return recording[0], None
+    return None, UNKNOWN
 
 
 def remembered(sql: str, params: list) -> bool:
@@ -181,8 +189,8 @@ def remembered(sql: str, params: list) -> bool:
         return False
     if _unchanged_generation() is None:
         return False
-    remembered = _memo.get(sql)
-    return remembered is not None and tuple(params) in remembered
+    statement_memo = _memo.get(sql)
+    return statement_memo is not None and tuple(params) in statement_memo
 
 
 def _fetch(sql: str, params: list) -> list[tuple]:
