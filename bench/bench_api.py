@@ -117,7 +117,6 @@ def _timings(urls: list[str]) -> tuple[dict[str, float], dict[str, float]]:
     shows (remembered by the process until something changes)."""
     from django.core.cache import cache
     from django.test import Client
-
     from federation.changes import forget
 
     client = Client()

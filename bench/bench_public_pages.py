@@ -242,7 +242,6 @@ def _changed() -> None:
     notification time to arrive: a cold request then reads its page's version from the database too, not from the
     server's memo of the versions it read."""
     from django.db import connection
-
     from federation.changes import CHANNEL
 
     with connection.cursor() as cursor:

@@ -1,5 +1,4 @@
 from django.apps import AppConfig
-from django.db.backends.signals import connection_created
 from django.db.models.signals import post_delete, post_migrate, post_save
 from django.utils.translation import gettext_lazy as _
 
@@ -13,11 +12,10 @@ class FederationConfig(AppConfig):
 
         post_migrate.connect(ensure_roles, dispatch_uid="federation.ensure_roles")
 
-        from federation.changes import install_triggers, watch_writes
+        from federation.versions import watch_models
 
-        # Once per migrate (sent for this app after every migration ran): the project's tables get their trigger.
-        post_migrate.connect(install_triggers, sender=self, dispatch_uid="federation.install_triggers")
-        connection_created.connect(watch_writes, dispatch_uid="federation.watch_writes")
+        # A write to what the public pages show gives its scope a new version when it commits (federation.versions).
+        watch_models()
 
         from federation.identity import forget_identity
         from federation.models import SiteIdentity

@@ -1,106 +1,117 @@
-"""Public pages served like static files: cached by what they show, answered with ``304`` on a repeat visit.
+"""Public pages and API answers cached the ordinary way: Django's cache framework, keyed by versions, with ``ETag``,
+``Last-Modified`` and ``304`` through Django's ``condition`` decorator.
 
-A page decorated with ``cached_page(version)`` is keyed by its *version*: a short string read in one query (on
-PostgreSQL remembered by the process until a committed write is notified, ``federation.changes``) from what the
-page depends on (for a rating list, its snapshots: how many, the newest id and when it was computed; for a
-player, every snapshot and the player's own changes, results and games; and always the player registry and the
-federation's identity). The version, the language and the full address make the ``ETag``. Then:
+An answer's key is made of:
 
-- a request whose ``If-None-Match`` carries that ETag gets ``304 Not Modified`` without rendering anything;
-- otherwise the rendered page is taken from the cache under that ETag, or rendered once and stored there;
-- ``Last-Modified`` is the moment this server first rendered this version (so it only ever moves forward, and an
-  ``If-Modified-Since`` at or after it gets a ``304`` too).
+- the versions of the scopes it shows (``federation.versions``: bumped when a write that changes them commits);
+- the deployed code's own version (``versions.code_version``: a digest of the code, templates and translations);
+- the site's configured address (``SITE_URL``: the canonical links are written from it, never from the request's
+  host), the language, the path, and the query parameters the view reads, normalised: any other parameter is
+  dropped before the view sees the request, so an unknown parameter neither makes a new entry nor changes the
+  ``ETag``, and the page (its links included) is the same as without it;
+- the federation's date today, so that a text that depends on the date ("will be rated on Monday 7 December") is
+  right whenever it is read. (Nothing on the cached pages depends on the time of day.)
 
-Invalidation is exact and needs no hook: a new publication (or a rebuild, a renamed player, a new deal) changes the
-version, hence the key and the ETag, at the next request. Old entries simply age out of the cache.
+Then ``304`` when the client holds that ``ETag`` (or an ``If-Modified-Since`` at or after the newest version), else
+the body stored in the cache under it, else the view renders it and it is stored for ``PUBLIC_PAGE_CACHE_SECONDS``.
 
-``Cache-Control: public, no-cache`` lets a browser, a proxy or a CDN keep the page and obliges them to revalidate
-each time (cheap: a ``304``), so nobody sees an old list after a publication. A federation that accepts a delay for
-less load can set ``PUBLIC_PAGE_SHARED_MAX_AGE`` (seconds): shared caches (a CDN) then serve the page that long
-without asking (``s-maxage``).
+Not stored, only answered (``Cache-Control: private``, rendered each time): a signed-in visitor's page (it shows
+staff links), a request carrying flash messages, a download (``_export``), anything but a ``200``. A page asked with
+a free-text parameter (a search) gets its ``ETag`` and ``304`` but is not stored: every search would otherwise be an
+entry of its own.
 
-What a page shows beside what its address asks for (a list filter's choices of clubs, cities and countries, an
-unfiltered list's count) is kept too, by the page's path and version (``page_memo``), so that a page of the same
-list asked for the first time (another page number, another sort) reads and writes its rows but not those again.
-They are read only while a version is known: a private page, a download or a page without a version reads them
-every time.
+A cache that does not answer (Redis down) never fails a page: the page is rendered as if nothing were cached
+(``Cache-Control: no-cache``, no ``ETag``), and the settings make the Redis backend ignore its errors
+(django-redis' ``IGNORE_EXCEPTIONS``).
 
-Not cached (rendered every time, ``Cache-Control: private``): a signed-in visitor's pages (they show staff links),
-a request carrying flash messages, downloads (``_export``), and anything but a ``200``.
+``Cache-Control: public, no-cache`` lets a browser, a proxy or a CDN keep the page and obliges them to revalidate it
+(a ``304``); ``PUBLIC_PAGE_SHARED_MAX_AGE`` (seconds) lets a CDN serve it that long without asking (``s-maxage``).
 
-``Vary``. Decision: a public page does not vary on ``Cookie``, whether just rendered or from the cache (before, a
-freshly rendered page whose view looked at ``request.user`` sent ``Vary: Cookie``, the same page from the cache did
-not). The language is chosen by the address alone (Russian at the root, English under ``/en/``: no cookie and no
-``Accept-Language`` choose it), and a public page is the same for every anonymous visitor; the pages that do depend
-on a cookie (signed in, flash messages) are ``private``, so a shared cache never stores them. ``Vary: Cookie`` would
-make a CDN keep one copy per cookie (any analytics cookie) or refuse to keep the page at all, which is the opposite of
-what ``Cache-Control: public`` asks. ``PublicPageVaryMiddleware`` (listed before ``SessionMiddleware``, so it sees the
-response after the session added its ``Vary``) takes ``Cookie`` out of the ``Vary`` of the responses this module
-marked public; ``Vary: Accept-Language``, which Django's ``LocaleMiddleware`` sends at the root, is left as it is.
-A CDN set with ``PUBLIC_PAGE_SHARED_MAX_AGE`` may show a signed-in member the public copy of a page (without the
-staff links) for that long: the staff work in the admin.
+``Vary``: a public page does not vary on ``Cookie``. Its language comes from its address alone, and the pages that do
+depend on a cookie are ``private``; ``PublicPageVaryMiddleware`` takes ``Cookie`` out of the ``Vary`` of the
+responses marked public, so a CDN keeps one copy of each (``Vary: Accept-Language`` at the root stays).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
-import threading
-from collections.abc import Callable
-from contextvars import ContextVar
+import logging
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from functools import wraps
 
 from django.conf import settings
 from django.core.cache import caches
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
-from django.utils.http import http_date, parse_http_date_safe
 from django.utils.translation import get_language
+from django.views.decorators.http import condition
 
-from federation.changes import UNKNOWN
+from federation import versions
 
-#: Bump when a change of templates or code must not be served from an older rendering.
-RENDERING = "2026-12-01.1"
-PREFIX = "page:"
+logger = logging.getLogger(__name__)
 
+PREFIX = "answer:"
+#: Query parameters every list reads: django-tables2's page, size and order, and the download.
+TABLE_PARAMS = ("page", "per_page", "sort", "_export")
 
-#: The path and version of the page being rendered by ``cached_page`` (None outside one): ``page_memo``'s scope.
-_PAGE: ContextVar[tuple[str, str] | None] = ContextVar("federation_page", default=None)
-#: ``page_memo``'s values by (path, version, key); emptied when it holds ``PAGE_MEMO_MAX``.
-_MEMO: dict[tuple, object] = {}
-_MEMO_LOCK = threading.Lock()
-PAGE_MEMO_MAX = 512
+Scopes = Iterable[str] | Callable[..., Iterable[str]]
 
 
-def page_memo(key: tuple, compute: Callable[[], object]):
-    """``compute()``, kept for the page being rendered as long as its version stays the same: a value that depends
-    only on what the version covers and on ``key`` (not on the query string, unless ``key`` holds what it reads of
-    it), e.g. the clubs a filter offers. Outside a cached page (private, a download, no version) it is computed
-    every time. The value is shared between requests: do not change it."""
-    page = _PAGE.get()
-    if page is None:
-        return compute()
-    memo_key = (*page, *key)
-    try:
-        return _MEMO[memo_key]
-    except KeyError:
-        pass
-    value = compute()
-    with _MEMO_LOCK:
-        if len(_MEMO) >= PAGE_MEMO_MAX:
-            _MEMO.clear()
-        _MEMO[memo_key] = value
-    return value
+@dataclass(frozen=True)
+class AnswerKey:
+    etag: str
+    modified: dt.datetime
+    store: bool
 
 
-def forget_page_memo() -> None:
-    """Empty ``page_memo`` (the tests do before each test: a rolled-back database may give a version again)."""
-    with _MEMO_LOCK:
-        _MEMO.clear()
+def answer_key(scopes: Iterable[str], *parts, store: bool = True) -> AnswerKey | None:
+    """The key of an answer that shows ``scopes`` and is told apart from others by ``parts``; None when the cache is
+    down (answer without it)."""
+    scopes = sorted(set(scopes))
+    found = versions.read(scopes)
+    if found is None:
+        return None
+    code, code_time = versions.code_version()
+    text = "\x1f".join(
+        str(part) for part in (code, settings.SITE_URL, timezone.localdate(), get_language(), *scopes, *found, *parts)
+    )
+    digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    newest = max([code_time, *(version / 1e9 for version in found)])
+    return AnswerKey(f'"{digest}"', dt.datetime.fromtimestamp(int(newest), tz=dt.UTC), store)
 
 
 def _cache():
     return caches[getattr(settings, "PUBLIC_PAGE_CACHE", "default")]
+
+
+def stored_answer(key: AnswerKey, build: Callable[[], HttpResponse]) -> HttpResponse:
+    """The answer stored under ``key``, else ``build()``, stored when it is a whole ``200``."""
+    cache_key = PREFIX + key.etag
+    stored = _cache().get(cache_key) if key.store else None
+    if stored is not None:
+        content_type, content = stored
+        return HttpResponse(content, content_type=content_type)
+    response = build()
+    if hasattr(response, "render") and callable(response.render):
+        response = response.render()
+    if key.store and response.status_code == 200 and not response.streaming:
+        seconds = getattr(settings, "PUBLIC_PAGE_CACHE_SECONDS", 3600)
+        _cache().set(cache_key, (response["Content-Type"], response.content), seconds)
+    return response
+
+
+def _public(response: HttpResponse) -> HttpResponse:
+    response.public_page = True  # PublicPageVaryMiddleware: the same for every anonymous visitor
+    shared = int(getattr(settings, "PUBLIC_PAGE_SHARED_MAX_AGE", 0) or 0)
+    if shared:
+        patch_cache_control(response, public=True, max_age=0, s_maxage=shared)
+    else:
+        patch_cache_control(response, public=True, no_cache=True)
+    return response
 
 
 def _private(request: HttpRequest) -> bool:
@@ -114,97 +125,65 @@ def _private(request: HttpRequest) -> bool:
     return False
 
 
-def etag_for(request: HttpRequest, version: str) -> str:
-    digest = hashlib.blake2b(
-        f"{RENDERING}|{version}|{get_language()}|{request.get_full_path()}".encode(), digest_size=16
-    ).hexdigest()
-    return f'"{digest}"'
+def keep_params(request: HttpRequest, names: Iterable[str]) -> str:
+    """Drop every query parameter but ``names`` (and empty values), sorted by name, from the request the view sees;
+    the normalised query string."""
+    kept = QueryDict(mutable=True)
+    for name in sorted(set(names)):
+        values = [value for value in request.GET.getlist(name) if value != ""]
+        if values:
+            kept.setlist(name, values)
+    query = kept.urlencode()
+    kept._mutable = False
+    request.GET = kept
+    request.META["QUERY_STRING"] = query
+    return query
 
 
-def _matches(request: HttpRequest, etag: str) -> bool:
-    header = request.META.get("HTTP_IF_NONE_MATCH", "")
-    if not header:
-        return False
-    if header.strip() == "*":
-        return True
-    tags = {tag.strip().removeprefix("W/") for tag in header.split(",")}
-    return etag in tags
+#: Values of the dated lists' ``?week=`` and ``?date=`` that are stored (anything else is echoed in an error).
+DATED = {"week": r"\d{4}-W\d{2}", "date": r"\d{4}-\d{2}-\d{2}"}
 
 
-def _headers(response: HttpResponse, etag: str, modified: float) -> HttpResponse:
-    response.public_page = True  # PublicPageVaryMiddleware: the same for every anonymous visitor
-    response["ETag"] = etag
-    response["Last-Modified"] = http_date(modified)
-    shared = int(getattr(settings, "PUBLIC_PAGE_SHARED_MAX_AGE", 0) or 0)
-    if shared:
-        patch_cache_control(response, public=True, max_age=0, s_maxage=shared)
-    else:
-        patch_cache_control(response, public=True, no_cache=True)
-    return response
+def cached_page(*, scopes: Scopes, params: Iterable = (), free: Mapping[str, str | None] | Iterable[str] = ()):
+    """Serve a public GET view from the cache (see the module's docstring).
 
-
-def cached_page(version: Callable[..., str | None], *, reads: Callable[..., list] | None = None):
-    """Serve the view like a static page, keyed by ``version(request, *args, **kwargs)`` (None: do not cache,
-    e.g. a list that does not exist, which the view then answers with its 404).
-
-    ``reads(request, *args, **kwargs)``: the statements the view sends first (``federation.db.reads_together``).
-    When the version must be read from the database (this process does not remember it), they are sent together
-    with it, in one round trip instead of two or more; a page then found in the cache read them for nothing."""
+    ``scopes``: what the page shows (``federation.versions.SCOPES``), or a function of the view's arguments giving
+    them. ``params``: the query parameters the view reads, by name or as a django-filter ``FilterSet`` class (its
+    filters' names). ``free``: those of them that take any text (a search), each with the pattern of the values
+    that may be stored (None: none), e.g. ``DATED``."""
+    params = tuple(name for item in params for name in getattr(item, "base_filters", (item,)))
+    free = dict(free) if isinstance(free, Mapping) else dict.fromkeys(free)
 
     def decorator(view):
+        def etag(request, *args, **kwargs):
+            return request.answer_key.etag
+
+        def last_modified(request, *args, **kwargs):
+            return request.answer_key.modified
+
+        @condition(etag_func=etag, last_modified_func=last_modified)
+        def conditional(request, *args, **kwargs):
+            return stored_answer(request.answer_key, lambda: view(request, *args, **kwargs))
+
         @wraps(view)
         def wrapped(request: HttpRequest, *args, **kwargs):
+            query = keep_params(request, params)
             if _private(request):
                 response = view(request, *args, **kwargs)
                 patch_cache_control(response, private=True)
                 return response
-            if reads is not None:
-                from federation.changes import version_statement
-                from federation.db import reads_together
-
-                statement, current = version_statement(version, request, *args, **kwargs)
-                if statement is not None:
-                    with reads_together([statement, *reads(request, *args, **kwargs)]):
-                        return answer(request, UNKNOWN, args, kwargs)
-                return answer(request, current, args, kwargs)
-            return answer(request, UNKNOWN, args, kwargs)
-
-        def answer(request: HttpRequest, current, args: tuple, kwargs: dict):
-            """The page, its ``304`` or its cached copy; ``current`` is the version when the caller already has it."""
-            if current is UNKNOWN:
-                current = version(request, *args, **kwargs)
-            if current is None:
-                return view(request, *args, **kwargs)
-            etag = etag_for(request, current)
-            cache = _cache()
-            stored = cache.get(PREFIX + etag)
-            if stored is not None:
-                modified, content_type, content = stored
-                since = parse_http_date_safe(request.META.get("HTTP_IF_MODIFIED_SINCE", ""))
-                if _matches(request, etag) or (
-                    "HTTP_IF_NONE_MATCH" not in request.META and since is not None and since >= int(modified)
-                ):
-                    return _headers(HttpResponseNotModified(), etag, modified)
-                response = HttpResponse(content, content_type=content_type)
-                return _headers(response, etag, modified)
-            token = _PAGE.set((request.path, current))
-            try:
-                response = view(request, *args, **kwargs)
-                if response.status_code != 200 or getattr(response, "streaming", False):
-                    return response
-                if hasattr(response, "render") and callable(response.render):
-                    response = response.render()
-            finally:
-                _PAGE.reset(token)
-            modified = timezone.now().timestamp()
-            cache.set(
-                PREFIX + etag,
-                (modified, response["Content-Type"], response.content),
-                getattr(settings, "PUBLIC_PAGE_CACHE_SECONDS", 24 * 3600),
+            shown = scopes(request, *args, **kwargs) if callable(scopes) else scopes
+            store = all(
+                pattern is not None and re.fullmatch(pattern, request.GET[name])
+                for name, pattern in free.items()
+                if name in request.GET
             )
-            if _matches(request, etag):  # rendered here, and the client already holds it (another server's)
-                return _headers(HttpResponseNotModified(), etag, modified)
-            return _headers(response, etag, modified)
+            request.answer_key = answer_key(shown, request.path, query, store=store)
+            if request.answer_key is None:  # the cache is down: rendered as if nothing were cached
+                response = view(request, *args, **kwargs)
+                patch_cache_control(response, no_cache=True)
+                return response
+            return _public(conditional(request, *args, **kwargs))
 
         return wrapped
 

@@ -1,9 +1,8 @@
-from functools import lru_cache
-
 from django.conf import settings
-from django.urls import NoReverseMatch, Resolver404, get_script_prefix, resolve, reverse
+from django.urls import NoReverseMatch, Resolver404, resolve, reverse
 from django.utils import translation
 from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
 
 
 def _once_per_request(request, name: str, compute):
@@ -74,14 +73,20 @@ SITE_URLS = {
 }
 
 
-@lru_cache(maxsize=16)
-def _site_urls(language: str | None, prefix: str) -> dict[str, str]:
-    return {key: reverse(name) for key, name in SITE_URLS.items()}
+#: The menu: the ``site_urls`` key of each item, its label, and the sections it is the current item for.
+MENU = (
+    ("players", _("Players"), ("players",)),
+    ("tournaments", _("Tournaments"), ("tournaments",)),
+    ("gorbunov", _("Card games"), ("gorbunov",)),
+    ("mahjong", _("Mahjong"), ("mahjong",)),
+    ("go", _("Go"), ("go", "dirs")),
+    ("preferans", _("Preferans"), ("preferans",)),
+)
 
 
 def site_urls() -> dict[str, str]:
-    """``SITE_URLS`` reversed once per language (and script prefix), not a dozen ``{% url %}`` on every page."""
-    return _site_urls(get_language(), get_script_prefix())
+    """The addresses of ``SITE_URLS`` in the active language."""
+    return {key: reverse(name) for key, name in SITE_URLS.items()}
 
 
 def site_identity(request):
@@ -101,4 +106,12 @@ def _site_identity(request) -> dict:
         section = namespaces[-1] if namespaces else ""
         if match.view_name in ("federation:player_list", "federation:player_detail"):
             section = "players"
-    return {"site": identity_context(), "nav_section": section, "site_urls": site_urls()}
+    urls = site_urls()
+    menu = [{"label": label, "url": urls[key], "current": section in sections} for key, label, sections in MENU]
+    return {
+        "site": identity_context(),
+        "nav_section": section,
+        "site_urls": urls,
+        "menu": menu,
+        "site_address": settings.SITE_URL.rstrip("/"),
+    }

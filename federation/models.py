@@ -9,8 +9,6 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from federation.versioning import VersionedDeletes, VersionedManager
-
 country_code_validator = RegexValidator(r"^[A-Z]{2}$", _("Use the two-letter country code, e.g. RU."))
 
 
@@ -19,14 +17,12 @@ def normalize_name(text: str) -> str:
     return " ".join(text.lower().replace("ё", "е").split())
 
 
-class Club(VersionedDeletes, models.Model):
+class Club(models.Model):
     name = models.CharField(_("name"), max_length=200)
     city = models.CharField(_("city"), max_length=100, blank=True)
     country = models.CharField(_("country"), max_length=2, default="RU", validators=[country_code_validator])
 
     history = HistoricalRecords()
-
-    objects = VersionedManager()  # bulk writes change the public pages (federation.versioning)
 
     class Meta:
         verbose_name = _("club")
@@ -65,7 +61,7 @@ class BotLevel(models.Model):
         return f"{self.name} ({self.max_rating})"
 
 
-class Player(VersionedDeletes, models.Model):
+class Player(models.Model):
     last_name = models.CharField(_("surname"), max_length=100)
     first_name = models.CharField(_("first name"), max_length=100, blank=True)
     last_name_latin = models.CharField(_("surname (Latin)"), max_length=100, blank=True)
@@ -104,8 +100,6 @@ class Player(VersionedDeletes, models.Model):
     search_name = models.CharField(max_length=420, editable=False, default="")
 
     history = HistoricalRecords(excluded_fields=["search_name", "tournament_count"])
-
-    objects = VersionedManager()  # bulk writes change the public pages (federation.versioning)
 
     class Meta:
         verbose_name = _("player")
@@ -219,17 +213,3 @@ class SiteIdentity(models.Model):
         if language.startswith("en"):
             return getattr(self, f"{field}_en", "") or value
         return value
-
-
-class PublicVersion(models.Model):
-    """One row counting the bulk writes the public pages' versions could not otherwise see (a queryset's
-    ``update()``, ``bulk_update()``, ``delete()``): ``federation.versioning``."""
-
-    counter = models.BigIntegerField(_("counter"), default=0)
-
-    class Meta:
-        verbose_name = _("public pages' version")
-        verbose_name_plural = _("public pages' version")
-
-    def __str__(self) -> str:
-        return str(self.counter)

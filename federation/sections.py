@@ -3,9 +3,7 @@
 ``settings.PLAYER_PAGE_SECTIONS`` and ``settings.TOURNAMENT_PAGE_SECTIONS`` list dotted paths of functions
 ``(request, obj) -> str | None`` that return a rendered HTML fragment (or ``None`` when the discipline has
 nothing to show for this object). The page stays one template, and each discipline keeps its queries, bounded in
-number, in its own module. A section may also say which statements it will read (``reads(request, pk)``, a list of
-``federation.db.marked_statement`` answers or SQL with its parameters): the player's page sends them all at once
-(``federation.db.reads_together``).
+number, in its own module.
 
 A fragment is rendered without the request (``render_to_string(name, context)``): the page's context processors
 (the language links, the federation's identity) run once, for the page, not again for each section; a section
@@ -15,17 +13,6 @@ template reads only its own context and the template tags (``{% get_current_lang
 from django.conf import settings
 from django.utils.module_loading import import_string
 from django.utils.safestring import SafeString, mark_safe
-
-
-def section_reads(setting: str, request, pk: int) -> list:
-    """The statements the sections will read for the object ``pk``, as far as they say (a section function's
-    ``reads(request, pk)`` attribute; ``federation.db.reads_together`` sends them at once)."""
-    found = []
-    for path in getattr(settings, setting, []):
-        reads = getattr(import_string(path), "reads", None)
-        if reads is not None:
-            found.extend(reads(request, pk))
-    return found
 
 
 def render_sections(setting: str, request, obj) -> list[SafeString]:

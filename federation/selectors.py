@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 
 from django.db.models import Count, Exists, IntegerField, OuterRef, Q, QuerySet, Subquery
 
-from federation.caching import page_memo
 from federation.latin import latin_key, transliterate
 from federation.models import Player, normalize_name
 from tournaments.models import Result, Tournament, TournamentStatus
@@ -40,13 +38,11 @@ def player_places(*, players: QuerySet[Player] | None = None, shape: str = "") -
             if key not in _PLACES_STATEMENTS:
                 _PLACES_STATEMENTS[key] = _places_statement(people())
             sql, params = _PLACES_STATEMENTS[key]
-            return page_memo(("places", sql, *params), lambda: _sorted_places(_run_places(sql, params)))
+            return _sorted_places(_run_places(sql, params))
         sql, params = _places_statement(people())
         pairs = _run_places(sql, params)
     elif players is None or shape:
-        return page_memo(
-            ("places", shape), lambda: _sorted_places(people().order_by().values_list("city", "country").distinct())
-        )
+        return _sorted_places(people().order_by().values_list("city", "country").distinct())
     else:
         pairs = people().order_by().values_list("city", "country").distinct()
     return _sorted_places(pairs)
@@ -73,17 +69,14 @@ def places_of(*, shape: str, rows, key: int) -> tuple[list[str], list[str]]:
     from django.db import connection
 
     if connection.vendor != "postgresql":
-        return page_memo(
-            ("places-of", shape, key),
-            lambda: player_places(players=Player.objects.filter(pk__in=rows(key).values("player_id"))),
-        )
+        return player_places(players=Player.objects.filter(pk__in=rows(key).values("player_id")))
     statement = (connection.alias, f"of:{shape}")
     if statement not in _PLACES_STATEMENTS:
         people = Player.objects.filter(is_bot=False).filter(Exists(rows(_KEY_MARK).filter(player_id=OuterRef("pk"))))
         _PLACES_STATEMENTS[statement] = _places_statement(people)
     sql, params = _PLACES_STATEMENTS[statement]
     params = [key if type(p) is int and p == _KEY_MARK else p for p in params]
-    return page_memo(("places", sql, *params), lambda: _sorted_places(_run_places(sql, params)))
+    return _sorted_places(_run_places(sql, params))
 
 
 def _sorted_places(pairs) -> tuple[list[str], list[str]]:
@@ -306,71 +299,3 @@ def player_results_page(
 
 def public_tournaments() -> QuerySet[Tournament]:
     return Tournament.objects.filter(status=TournamentStatus.APPROVED)
-
-
-# --- page versions (federation.caching): one query that changes whenever what a page shows changes ---------------
-
-Fragment = tuple[str, list]
-
-
-def version_of(fragments: list[Fragment]) -> str:
-    """Run the scalar subqueries of ``fragments`` as one ``SELECT`` and join their values into a version string.
-
-    On PostgreSQL through a server-binding cursor: the statement's text is the same for every request of a page
-    (only the parameters differ), so psycopg prepares it after its fifth run on a connection and PostgreSQL no
-    longer plans a dozen subqueries each time (planning took three times as long as running them, issue 16). And
-    the process remembers the answer until PostgreSQL notifies a change (``federation.changes``): a warm page then
-    costs no round trip to the database at all."""
-    from federation.changes import version_rows
-
-    sql = "SELECT " + ", ".join(f"({part})" for part, _params in fragments)
-    params = [value for _part, values in fragments for value in values]
-    return "|".join(str(value) for value in version_rows(sql, params)[0])
-
-
-def registry_fragments() -> list[Fragment]:
-    """What every public page shows besides its own data: players' and clubs' names (their history rows change on
-    every edit; new ids on bulk creation), the federation's identity, and the bulk writes' counter
-    (``federation.versioning``)."""
-    from federation.identity import identity_version
-    from federation.versioning import version_fragment
-
-    player_history, players, club_history = _registry_tables()
-    return [
-        version_fragment(),
-        (f"SELECT COALESCE(MAX(history_id), 0) FROM {player_history}", []),
-        (f"SELECT COALESCE(MAX(id), 0) FROM {players}", []),
-        (f"SELECT COALESCE(MAX(history_id), 0) FROM {club_history}", []),
-        ("SELECT CAST(%s AS text)", [identity_version()]),  # the same cached copy the page renders with
-    ]
-
-
-@cache
-def _registry_tables() -> tuple[str, str, str]:
-    """Table names, read once: ``Model.history`` builds a manager class on every access (a third of a 304's time)."""
-    from federation.models import Club
-
-    return Player.history.model._meta.db_table, Player._meta.db_table, Club.history.model._meta.db_table
-
-
-@cache
-def _result_tables() -> tuple[str, str]:
-    return Result.history.model._meta.db_table, Tournament.history.model._meta.db_table
-
-
-def player_page_version(player_id: int) -> str:
-    """The player's page: the registry, the player's results, and each discipline's part
-    (``settings.PLAYER_PAGE_VERSIONS``, dotted paths of ``(player_id) -> list[Fragment]``)."""
-    from django.conf import settings
-    from django.utils.module_loading import import_string
-
-    result_history, tournament_history = _result_tables()
-    fragments = [
-        *registry_fragments(),
-        (f"SELECT COALESCE(MAX(id), 0) FROM {Result._meta.db_table} WHERE player_id = %s", [player_id]),
-        (f"SELECT COALESCE(MAX(history_id), 0) FROM {result_history} WHERE player_id = %s", [player_id]),
-        (f"SELECT COALESCE(MAX(history_id), 0) FROM {tournament_history}", []),
-    ]
-    for path in getattr(settings, "PLAYER_PAGE_VERSIONS", []):
-        fragments += import_string(path)(player_id)
-    return version_of(fragments)

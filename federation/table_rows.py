@@ -36,7 +36,6 @@ from django.utils.translation import get_language
 from django_tables2 import Column
 from django_tables2.utils import A, AttributeDict, signature
 
-from federation.caching import page_memo
 from federation.db import fixed_rows, marked_rows, values_rows
 
 
@@ -376,13 +375,10 @@ def select_options(bound_field) -> SafeString:
                 # All the rows, in an order: the same statement on every page, its options written once for the
                 # page's version (``federation.caching.page_memo``: the clubs are part of every page's version).
                 key = (model._meta.label, tuple(map(str, query.order_by)), model.label_fields)
-                written = page_memo(
-                    ("options", *key, get_language()),
-                    lambda: [
-                        (str(pk), f'<option value="{conditional_escape(pk)}"', f">{conditional_escape(label(*rest))}")
-                        for pk, *rest in fixed_rows(key, field.queryset.values_list("pk", *model.label_fields))
-                    ],
-                )
+                written = [
+                    (str(pk), f'<option value="{conditional_escape(pk)}"', f">{conditional_escape(label(*rest))}")
+                    for pk, *rest in fixed_rows(key, field.queryset.values_list("pk", *model.label_fields))
+                ]
                 return mark_safe(_options_html(choices, bound_field.value()) + _written_options(written, bound_field))
             choices += [(pk, label(*rest)) for pk, *rest in field.queryset.values_list("pk", *model.label_fields)]
         else:

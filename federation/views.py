@@ -8,23 +8,21 @@ from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
 from federation import formatting
-from federation.caching import cached_page
+from federation.caching import TABLE_PARAMS, cached_page
 from federation.context_processors import site_urls
-from federation.db import reads_together
 from federation.exports import csv_response
 from federation.filters import PlayerFilter
 from federation.i18n import current_language
 from federation.identity import current_identity
 from federation.models import LOGO_TYPES, Player
-from federation.sections import render_sections, section_reads
+from federation.sections import render_sections
 from federation.selectors import (
     player_list,
-    player_page_version,
     public_player,
-    public_player_statement,
     public_tournaments,
 )
 from federation.tables import PlayerResults, PlayerTable
+from federation.versions import SCOPES
 from ratings.selectors import week_changes
 from tournaments.models import Discipline
 
@@ -63,6 +61,7 @@ def home(request):
 
 
 @require_safe
+@cached_page(scopes=("registry", "tournaments"), params=(PlayerFilter, *TABLE_PARAMS), free=("q",))
 def player_list_view(request):
     player_filter = PlayerFilter(request.GET, queryset=player_list())
     table = PlayerTable(player_filter.qs)
@@ -72,23 +71,14 @@ def player_list_view(request):
     return render(request, "federation/player_list.html", {"filter": player_filter, "table": table})
 
 
-def _player_reads(request, pk: int) -> list:
-    """What the player's page reads: the profile, the results' page and what each section says it will read."""
-    reads = [public_player_statement(pk), PlayerResults.statement(request, pk, per_page=PER_PAGE)]
-    return [*reads, *section_reads("PLAYER_PAGE_SECTIONS", request, pk)]
-
-
 @require_safe
-@cached_page(lambda request, pk: player_page_version(pk), reads=_player_reads)
+@cached_page(scopes=SCOPES, params=("page", "per_page", "sort"))
 def player_detail(request, pk: int):
-    # Everything the page reads sent to PostgreSQL at once, with its version when that is read too (cached_page); a
-    # player who does not exist reads the rest for nothing: one round trip either way.
-    with reads_together(_player_reads(request, pk)):
-        player = public_player(pk)
-        if player is None:
-            raise Http404
-        results = PlayerResults(request, player.pk, per_page=PER_PAGE)
-        sections = render_sections("PLAYER_PAGE_SECTIONS", request, player)
+    player = public_player(pk)
+    if player is None:
+        raise Http404
+    results = PlayerResults(request, player.pk, per_page=PER_PAGE)
+    sections = render_sections("PLAYER_PAGE_SECTIONS", request, player)
     breadcrumbs = [
         {"label": _("Players"), "url": site_urls()["players"]},
         {"label": player.display_name(current_language())},

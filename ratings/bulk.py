@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 
 from django.db import connection
 
-from federation.versioning import content_changed
+from federation import versions
 
 #: Model objects built at a time on SQLite (``bulk_create`` cuts each batch to SQLite's limit of variables).
 INSERT_BATCH = 2000
@@ -32,8 +32,9 @@ def copy_rows(model, columns: Sequence[str], rows: Iterable[Sequence], *, binary
 
     ``json_text``: the JSON columns are given as JSON text already (a caller that builds the text itself). A generator
     of rows may raise midway: on PostgreSQL the ``COPY`` is then abandoned, and with it, in the caller's transaction,
-    every row it sent.
+    every row it sent. The model's pages change when the caller's transaction commits (``federation.versions``).
     """
+    versions.changed(model)
     fields = {field.attname: field for field in model._meta.concrete_fields}
     selected = [fields[name] for name in columns]
     json_at = [i for i, field in enumerate(selected) if field.get_internal_type() == "JSONField"]
@@ -70,7 +71,7 @@ def update_rows(model, key: str, columns: Sequence[str], rows: Sequence[Sequence
 
     On PostgreSQL one ``UPDATE ... FROM unnest(...)`` statement whatever the number of rows (``bulk_update`` builds
     a ``CASE`` per column and row, which costs more to compile than to run); on SQLite ``bulk_update`` by primary
-    key. Like a queryset's ``update()``, it changes the public pages' version (``federation.versioning``).
+    key. Like a queryset's ``update()``, it changes the public pages' version (``federation.versions``).
     """
     if not rows:
         return 0
@@ -94,7 +95,7 @@ def update_rows(model, key: str, columns: Sequence[str], rows: Sequence[Sequence
         cursor.execute(sql, [list(column) for column in zip(*rows, strict=True)])
         updated = cursor.rowcount
     if updated:
-        content_changed()
+        versions.changed(model)
     return updated
 
 

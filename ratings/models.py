@@ -17,7 +17,6 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from federation.models import Player
-from federation.versioning import VersionedDeletes, VersionedManager
 from tournaments.models import Tournament
 
 
@@ -30,7 +29,7 @@ class Engine(models.TextChoices):
     DIRS = "dirs", _("DIRS (Go club rating)")
 
 
-class RatingList(VersionedDeletes, models.Model):
+class RatingList(models.Model):
     slug = models.SlugField(_("slug"), max_length=60, unique=True)
     name = models.CharField(_("name (Russian)"), max_length=200)
     name_en = models.CharField(_("name (English)"), max_length=200, blank=True)
@@ -42,8 +41,6 @@ class RatingList(VersionedDeletes, models.Model):
     ordering = models.PositiveSmallIntegerField(_("order"), default=0)
 
     history = HistoricalRecords()
-
-    objects = VersionedManager()  # bulk writes change the public pages (federation.versioning)
 
     class Meta:
         verbose_name = _("rating list")
@@ -81,7 +78,7 @@ class RatingList(VersionedDeletes, models.Model):
         return self.name_en if language.startswith("en") and self.name_en else self.name
 
 
-class RatingSnapshot(VersionedDeletes, models.Model):
+class RatingSnapshot(models.Model):
     """One list as of one date (a Gorbunov week's Monday, a mahjong rating date)."""
 
     rating_list = models.ForeignKey(
@@ -90,8 +87,6 @@ class RatingSnapshot(VersionedDeletes, models.Model):
     as_of = models.DateField(_("as of"))
     computed_at = models.DateTimeField(_("computed at"), auto_now_add=True)
     summary = models.JSONField(_("summary"), default=dict, blank=True)
-
-    objects = VersionedManager()  # bulk writes change the public pages (federation.versioning)
 
     class Meta:
         verbose_name = _("rating snapshot")
@@ -108,7 +103,7 @@ class RatingSnapshot(VersionedDeletes, models.Model):
         return self.rating_list.get_absolute_url() + f"?date={self.as_of:%Y-%m-%d}"
 
 
-class RatingEntry(VersionedDeletes, models.Model):
+class RatingEntry(models.Model):
     snapshot = models.ForeignKey(
         RatingSnapshot, verbose_name=_("snapshot"), on_delete=models.CASCADE, related_name="entries"
     )
@@ -118,8 +113,6 @@ class RatingEntry(VersionedDeletes, models.Model):
     delta = models.DecimalField(_("change"), max_digits=12, decimal_places=4, null=True, blank=True)
     events = models.PositiveIntegerField(_("events counted"), default=0)
     details = models.JSONField(_("details"), default=dict, blank=True)
-
-    objects = VersionedManager()  # bulk writes change the public pages (federation.versioning)
 
     class Meta:
         verbose_name = _("rating entry")
@@ -139,7 +132,7 @@ class RatingEntry(VersionedDeletes, models.Model):
         return f"{self.rank}. {self.player_id} {self.rating}"
 
 
-class RatingChange(VersionedDeletes, models.Model):
+class RatingChange(models.Model):
     """One event's effect on one player's rating in one list, with the explanation a player can follow."""
 
     rating_list = models.ForeignKey(
@@ -165,8 +158,6 @@ class RatingChange(VersionedDeletes, models.Model):
     details = models.JSONField(_("details"), default=dict, blank=True)
     explanation_en = models.TextField(_("explanation (English)"), blank=True)
     explanation_ru = models.TextField(_("explanation (Russian)"), blank=True)
-
-    objects = VersionedManager()  # bulk writes change the public pages (federation.versioning)
 
     class Meta:
         verbose_name = _("rating change")

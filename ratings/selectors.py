@@ -1,40 +1,8 @@
-"""Reads every rating list shares: the versions of the pages that show a list (``federation.caching``)."""
+"""Reads every rating list shares."""
 
 from __future__ import annotations
 
-from federation.selectors import Fragment, registry_fragments, version_of
 from ratings.models import RatingList, RatingSnapshot
-
-_SNAPSHOTS = RatingSnapshot._meta.db_table
-_LISTS = RatingList._meta.db_table
-_LIST_HISTORY = RatingList.history.model._meta.db_table
-
-
-def list_fragments(slug: str) -> list[Fragment]:
-    """A list's publications (how many, the newest id, when last computed: a publication, a rebuild or a withdrawal
-    changes one of them) and the list's own name and parameters (its history)."""
-    where = f"FROM {_SNAPSHOTS} s JOIN {_LISTS} l ON l.id = s.rating_list_id WHERE l.slug = %s"
-    return [
-        (f"SELECT COUNT(*) {where}", [slug]),
-        (f"SELECT MAX(s.id) {where}", [slug]),
-        (f"SELECT MAX(s.computed_at) {where}", [slug]),
-        (f"SELECT COALESCE(MAX(history_id), 0) FROM {_LIST_HISTORY}", []),
-    ]
-
-
-def list_page_version(request, slug: str, **kwargs) -> str:
-    """The version of a list page (any week or date of it, any filter: the address is part of the ETag)."""
-    return version_of([*registry_fragments(), *list_fragments(slug)])
-
-
-def player_fragments(player_id: int) -> list[Fragment]:
-    """Every publication of every list: a player's rating, rank and history change only with one."""
-    return [
-        (f"SELECT COUNT(*) FROM {_SNAPSHOTS}", []),
-        (f"SELECT MAX(id) FROM {_SNAPSHOTS}", []),
-        (f"SELECT MAX(computed_at) FROM {_SNAPSHOTS}", []),
-        (f"SELECT COALESCE(MAX(history_id), 0) FROM {_LIST_HISTORY}", []),
-    ]
 
 
 def week_changes(*, today, days: int = 7, per_list: int = 3) -> list[dict]:

@@ -154,18 +154,5 @@ def _empty_cache():
     (``federation.caching``) of one test must not be served to the next, whose database was rolled back."""
     from django.core.cache import caches
 
-    from federation.caching import forget_page_memo
-
     for alias in caches:
         caches[alias].clear()
-    forget_page_memo()
-
-
-@pytest.fixture(scope="session")
-def django_db_setup(django_db_setup):
-    """The test database, dropped at the end without this process's listener connected to it (PostgreSQL refuses to
-    drop a database in use; ``federation.changes``)."""
-    yield
-    from federation.changes import stop_listening
-
-    stop_listening()

@@ -15,7 +15,6 @@ from django.utils.translation import pgettext_lazy
 from simple_history.models import HistoricalRecords
 
 from federation.models import Player, country_code_validator
-from federation.versioning import VersionedDeletes, VersionedManager
 
 #: Organisers may choose K up to this themselves; above it only federation staff (rules/gorbunov.md, "K").
 ORGANISER_MAX_K = 2
@@ -49,7 +48,7 @@ class TournamentStatus(models.TextChoices):
     APPROVED = "approved", _("Approved")
 
 
-class Tournament(VersionedDeletes, models.Model):
+class Tournament(models.Model):
     discipline = models.CharField(_("discipline"), max_length=20, choices=Discipline.choices, db_index=True)
     name = models.CharField(_("name"), max_length=200)
     start_date = models.DateField(_("start date"))
@@ -157,8 +156,6 @@ class Tournament(VersionedDeletes, models.Model):
 
     history = HistoricalRecords(excluded_fields=["judges"])
 
-    objects = VersionedManager()  # bulk writes change the public pages (federation.versioning)
-
     class Meta:
         verbose_name = _("tournament")
         # Its own context: the bare "tournaments" is a counter's heading ("турниров"), this is the model's plural.
@@ -210,7 +207,7 @@ class Stage(models.Model):
         return f"{self.tournament.name}: {self.number}"
 
 
-class Result(VersionedDeletes, models.Model):
+class Result(models.Model):
     """One participant's final place. A participant without a profile is kept by name (they count in N)."""
 
     tournament = models.ForeignKey(
@@ -225,8 +222,6 @@ class Result(VersionedDeletes, models.Model):
     substitute = models.BooleanField(_("substitute"), default=False)
 
     history = HistoricalRecords()
-
-    objects = VersionedManager()  # bulk writes change the public pages (federation.versioning)
 
     class Meta:
         verbose_name = _("result")

@@ -124,20 +124,10 @@ TEMPLATES = [
 
 
 def tune_postgres(database: dict) -> dict:
-    """The site's PostgreSQL connection options (also used by the production settings).
-
-    - JIT compilation takes longer than the short queries of a web page themselves, and wins nothing here.
-    - ``prepare_threshold``: Django turns psycopg's prepared statements off; only the statements run through a
-      server-binding cursor (``federation.db.bound_cursor``: the page versions, the API's lists, the preferans
-      deal's hot path) can be prepared, and with this they are after their fifth run on a connection. Behind
-      a pooler in transaction mode without prepared statement support (PgBouncer before 1.21), set
-      ``DJANGO_DB_PREPARE_THRESHOLD=0`` to keep them off.
-    """
+    """The site's PostgreSQL connection options (also used by the production settings): no JIT compilation, which
+    takes longer than the short queries of a web page themselves and wins nothing here."""
     if database["ENGINE"] == "django.db.backends.postgresql":
-        options = database.setdefault("OPTIONS", {})
-        options["options"] = "-c jit=off"
-        threshold = env.int("DJANGO_DB_PREPARE_THRESHOLD", default=5)
-        options["prepare_threshold"] = threshold if threshold > 0 else None
+        database.setdefault("OPTIONS", {})["options"] = "-c jit=off"
     return database
 
 
@@ -200,8 +190,8 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 DJANGO_CELERY_BEAT_TZ_AWARE = True
 
-# Bootstrap 5 with the rows written in Python (federation.table_rows): the same HTML, without a template per cell.
-DJANGO_TABLES2_TEMPLATE = "django_tables2/lean.html"
+# Bootstrap 5, slimmed (templates/django_tables2/slim.html).
+DJANGO_TABLES2_TEMPLATE = "django_tables2/slim.html"
 DJANGO_TABLES2_TABLE_ATTRS = {"class": "table table-sm table-striped table-hover align-middle"}
 
 # Sections each discipline adds to the player's and the tournament's page (federation.sections).
@@ -212,16 +202,12 @@ PLAYER_PAGE_SECTIONS: list[str] = [
     "tournaments.go.sections.player_section",
     "ratings.preferans.sections.player_section",
 ]
-# What each discipline adds to the version of a player's page (federation.caching, federation.selectors).
-PLAYER_PAGE_VERSIONS: list[str] = [
-    "ratings.selectors.player_fragments",
-    "ratings.preferans.selectors.player_version_fragments",
-    "ratings.dirs.selectors.player_version_fragments",
-    "tournaments.go.selectors.player_version_fragments",
-]
-# Each process remembers the public pages' versions until PostgreSQL notifies a change (federation.changes); off,
-# every request reads its version from the database.
-PAGE_VERSION_MEMO = env.bool("DJANGO_PAGE_VERSION_MEMO", default=True)
+# The site's own address (scheme and host, no path): the canonical links, hreflang and Open Graph addresses of every
+# page are written from it, never from the request's Host header (a cached page is the same for every visitor).
+SITE_URL = env("DJANGO_SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+# Public pages and API answers are kept in Django's cache this long (federation/caching.py); a change to what they
+# show makes them unreachable at once (federation/versions.py), so this only bounds the cache's size.
+PUBLIC_PAGE_CACHE_SECONDS = env.int("DJANGO_PUBLIC_PAGE_CACHE_SECONDS", default=3600)
 # Public pages are revalidated on every visit (exact after a publication); set seconds to let a CDN serve them
 # that long without asking (federation.caching).
 PUBLIC_PAGE_SHARED_MAX_AGE = env.int("PUBLIC_PAGE_SHARED_MAX_AGE", default=0)
@@ -231,11 +217,21 @@ TOURNAMENT_PAGE_SECTIONS: list[str] = [
     "tournaments.go.sections.tournament_section",
 ]
 
-# Django's cache: the public API's rate limit counts in it, so in production every web worker must share it
-# (DJANGO_CACHE_URL=redis://host:6379/1, Django's own Redis backend); one process's memory otherwise.
-CACHES = {"default": env.cache_url("DJANGO_CACHE_URL", default="locmemcache://")}
-if CACHES["default"]["BACKEND"] == "django_redis.cache.RedisCache":
-    CACHES["default"]["BACKEND"] = "django.core.cache.backends.redis.RedisCache"
+# Django's cache: the public pages and API answers (federation/caching.py), their versions (federation/versions.py),
+# the API's rate limit and the federation's identity. In production every web worker and the Celery workers must
+# share it: DJANGO_CACHE_URL=redis://host:6379/1 (django-redis, which ignores a Redis that is down: the pages are then
+# served uncached, never failed). Without it, files in .cache/ beside the code, so that a management command's writes
+# reach the development server's pages too.
+CACHES = {"default": env.cache_url("DJANGO_CACHE_URL", default=f"filecache://{BASE_DIR / '.cache'}")}
+if CACHES["default"]["BACKEND"] in (
+    "django_redis.cache.RedisCache",
+    "django.core.cache.backends.redis.RedisCache",
+):
+    CACHES["default"]["BACKEND"] = "django_redis.cache.RedisCache"
+    CACHES["default"].setdefault("OPTIONS", {}).update(
+        {"SOCKET_CONNECT_TIMEOUT": 0.5, "SOCKET_TIMEOUT": 0.5, "IGNORE_EXCEPTIONS": True}
+    )
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
 
 # The public API (/api/v1/): anonymous clients may send API_ANON_RATE requests ("count/seconds") from one address,
 # then get 429 with Retry-After; answers may be cached by browsers and proxies for API_MAX_AGE seconds (ETag and

@@ -13,3 +13,5 @@ WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
 # The suite sends many API requests from one address: the rate limit's own test sets a low rate.
 API_ANON_RATE = "1000000/60"
+# One process's memory: each test starts from an empty cache (tests/conftest.py clears it).
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

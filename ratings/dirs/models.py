@@ -11,7 +11,6 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from federation.models import Club, Player
-from federation.versioning import VersionedDeletes, VersionedManager
 
 #: The DIRS scale: 000 = 21 kyu, 290 = 9 dan; "every rating from 290 up is 9 dan", typed ratings stop at 300.
 DIRS_RATING_MAX = 300
@@ -28,7 +27,7 @@ class Komi(models.TextChoices):
     REVERSE = "reverse", _("reverse komi")
 
 
-class DirsRating(VersionedDeletes, models.Model):
+class DirsRating(models.Model):
     """A player's current DIRS rating and acceleration; the history is the ``DirsGame`` rows."""
 
     player = models.OneToOneField(Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="dirs")
@@ -41,8 +40,6 @@ class DirsRating(VersionedDeletes, models.Model):
     )
     games = models.PositiveIntegerField(_("rated games"), default=0)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
-
-    objects = VersionedManager()  # bulk writes change the public pages (federation.versioning)
 
     class Meta:
         verbose_name = _("DIRS rating")
@@ -63,7 +60,7 @@ class DirsWinner(models.TextChoices):
     BLACK = "black", _("black")
 
 
-class DirsGame(VersionedDeletes, models.Model):
+class DirsGame(models.Model):
     """A club game, rated in the order entered; before/after for both players and why it counted or not."""
 
     date = models.DateField(_("date"))
@@ -102,8 +99,6 @@ class DirsGame(VersionedDeletes, models.Model):
         settings.AUTH_USER_MODEL, verbose_name=_("entered by"), on_delete=models.SET_NULL, null=True, blank=True
     )
     entered_at = models.DateTimeField(_("entered at"), auto_now_add=True)
-
-    objects = VersionedManager()  # bulk writes change the public pages (federation.versioning)
 
     class Meta:
         verbose_name = _("DIRS game")

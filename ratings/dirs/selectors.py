@@ -138,31 +138,6 @@ def dirs_rated_steps_of(*, player_id: int) -> list[tuple[dt.date, int]]:
     return marked_rows(("dirs.steps",), _steps_query, values={"player_id": player_id})
 
 
-# --- page versions (federation.caching) ----------------------------------------------------------------------------
-
-
-def leaderboard_version(request, **kwargs) -> str:
-    """A club game (recorded, corrected or deleted) moves ``updated_at`` of the ratings it changes."""
-    from federation.selectors import registry_fragments, version_of
-
-    table = DirsRating._meta.db_table
-    return version_of(
-        [
-            *registry_fragments(),
-            (f"SELECT MAX(updated_at) FROM {table}", []),
-            (f"SELECT MAX(player_id) FROM {table}", []),
-            (f"SELECT MAX(id) FROM {DirsGame._meta.db_table}", []),
-        ]
-    )
-
-
-def player_version_fragments(player_id: int) -> list:
-    return [
-        (f"SELECT MAX(updated_at) FROM {DirsRating._meta.db_table}", []),
-        (f"SELECT MAX(id) FROM {DirsGame._meta.db_table}", []),
-    ]
-
-
 def dirs_list_document(*, as_of: dt.date | None = None) -> dict:
     """The club rating as of ``as_of`` (the games played up to that day, or all), as exactly the document
     ``manage.py rate`` prints for the same history (``docs/rate-cli.md``): every DIRS-rated player's rating and

@@ -14,12 +14,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
-from federation.caching import cached_page, page_memo
+from federation.caching import TABLE_PARAMS, cached_page
 from federation.exports import csv_response
 from federation.i18n import current_language
-from federation.selectors import player_page_version
-from federation.table_rows import LeanSource, export_query
+from federation.table_rows import LeanSource
 from federation.tables import paginate, unfiltered
+from federation.versions import SCOPES
 
 from . import calculator, selectors, services
 from .filters import DirsRatingFilter
@@ -36,7 +36,7 @@ def _can_record(user) -> bool:
 
 
 @require_safe
-@cached_page(selectors.leaderboard_version)
+@cached_page(scopes=("registry", "dirs"), params=(DirsRatingFilter, *TABLE_PARAMS), free=("q",))
 def leaderboard(request):
     ratings = selectors.dirs_leaderboard()
     rating_filter = DirsRatingFilter(request.GET, queryset=ratings)
@@ -44,8 +44,7 @@ def leaderboard(request):
         table = DirsLeaderboardTable(ratings)
         if "_export" not in request.GET:  # its page read by a statement compiled once per process
             table.lean_source = LeanSource(("all",), selectors.dirs_leaderboard, {})
-        # Everyone rated: counted once for the page's version (federation.caching.page_memo).
-        count = page_memo(("dirs-count",), selectors.dirs_rating_count)
+        count = selectors.dirs_rating_count()
         paginate(request, table, per_page=PER_PAGE, count=count)
     else:
         table = DirsLeaderboardTable(rating_filter.qs)
@@ -58,14 +57,13 @@ def leaderboard(request):
         {
             "filter": rating_filter,
             "table": table,
-            "export_url": export_query(request.GET),
             "can_record": _can_record(request.user),
         },
     )
 
 
 @require_safe
-@cached_page(lambda request, player_id: player_page_version(player_id))
+@cached_page(scopes=SCOPES, params=TABLE_PARAMS)
 def player(request, player_id: int):
     try:
         rating = selectors.dirs_rating_get(player_id=player_id)

@@ -11,13 +11,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from federation.caching import cached_page
+from federation.caching import DATED, TABLE_PARAMS, cached_page
 from federation.exports import csv_response
 from federation.i18n import current_language
 from federation.selectors import player_places
 from federation.table_rows import LeanSource
 from federation.tables import paginate, stored_count, unfiltered
-from ratings.dates import asked_date, shown_list, shown_list_statement
+from ratings.dates import asked_date, shown_list
 from ratings.engines.common import FieldError
 from ratings.engines.gorbunov import week_start
 from ratings.gorbunov import selectors
@@ -25,7 +25,6 @@ from ratings.gorbunov.calculator import CalculatorError, changes_for_every_place
 from ratings.gorbunov.filters import ListFilter
 from ratings.gorbunov.tables import PastWeekRows, list_table
 from ratings.models import Engine, RatingEntry, RatingList
-from ratings.selectors import list_page_version
 from tournaments.models import CardFormat, Discipline, Tournament, TournamentStatus
 
 PER_PAGE = 50
@@ -36,13 +35,8 @@ def index(request):
     return render(request, "gorbunov/index.html", {"lists": selectors.gorbunov_lists()})
 
 
-def _first_reads(request, slug: str) -> list:
-    """The publication shown, read with the page's version (``federation.caching.cached_page``)."""
-    return [shown_list_statement(selectors.shown_list_snapshots, slug=slug, asked=asked_date(request.GET))]
-
-
 @require_safe
-@cached_page(list_page_version, reads=_first_reads)
+@cached_page(scopes=("registry", "ratings"), params=(ListFilter, *DATED, *TABLE_PARAMS), free={"q": None, **DATED})
 def list_detail(request, slug: str):
     asked = asked_date(request.GET)
     # The publication and its list in one query; the list alone when it has none (or does not exist: 404).

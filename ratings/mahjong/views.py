@@ -9,14 +9,14 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from federation.caching import cached_page
+from federation.caching import DATED, TABLE_PARAMS, cached_page
 from federation.exports import csv_response
 from federation.i18n import current_language
 from federation.models import Player
-from federation.selectors import player_page_version
 from federation.table_rows import LeanSource
 from federation.tables import paginate, stored_count, unfiltered
-from ratings.dates import asked_date, list_for_date, shown_list, shown_list_statement
+from federation.versions import SCOPES
+from ratings.dates import asked_date, list_for_date, shown_list
 from ratings.engines.common import FieldError
 from ratings.mahjong import calculator
 from ratings.mahjong.filters import MahjongEntryFilter
@@ -33,9 +33,10 @@ from ratings.mahjong.selectors import (
 )
 from ratings.mahjong.tables import MahjongEntryTable
 from ratings.models import RatingList, RatingSnapshot
-from ratings.selectors import list_page_version
 
 PER_PAGE = 50
+#: What a list's pages show: the players' names, the lists and the tournaments they count.
+LIST_SCOPES = ("registry", "ratings", "tournaments")
 
 
 def _list_or_404(slug: str) -> RatingList:
@@ -59,13 +60,8 @@ def index(request):
     return render(request, "mahjong/index.html", {"rows": rows})
 
 
-def _first_reads(request, slug: str) -> list:
-    """The publication shown, read with the page's version (``federation.caching.cached_page``)."""
-    return [shown_list_statement(shown_list_snapshots, slug=slug, asked=asked_date(request.GET))]
-
-
 @require_safe
-@cached_page(list_page_version, reads=_first_reads)
+@cached_page(scopes=LIST_SCOPES, params=(MahjongEntryFilter, *DATED, *TABLE_PARAMS), free={"q": None, **DATED})
 def list_detail(request, slug: str):
     asked = asked_date(request.GET)
     # The page shows entries only: the summary (every counted and excluded tournament) is not read. The snapshot
@@ -103,7 +99,7 @@ def list_detail(request, slug: str):
 
 
 @require_safe
-@cached_page(list_page_version)
+@cached_page(scopes=LIST_SCOPES, params=("page",))
 def dates(request, slug: str):
     rating_list = _list_or_404(slug)
     snapshots = snapshot_dates(rating_list=rating_list)
@@ -112,7 +108,7 @@ def dates(request, slug: str):
 
 
 @require_safe
-@cached_page(list_page_version)
+@cached_page(scopes=LIST_SCOPES, params=DATED, free=DATED)
 def tournaments(request, slug: str):
     rating_list = _list_or_404(slug)
     shown = list_for_date(list_snapshots(rating_list=rating_list), asked_date(request.GET))
@@ -148,7 +144,7 @@ def tournaments(request, slug: str):
 
 
 @require_safe
-@cached_page(lambda request, pk: player_page_version(pk))
+@cached_page(scopes=SCOPES, params=DATED, free=DATED)
 def player(request, pk: int):
     player = get_object_or_404(Player.objects.select_related("club"), pk=pk, is_bot=False)
     asked = asked_date(request.GET)

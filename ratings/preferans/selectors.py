@@ -455,32 +455,6 @@ def game_table(*, game: Game) -> list[int]:
     return list(game.seats.order_by("seat", "id").values_list("player_id", flat=True))
 
 
-# --- page versions (federation.caching) ----------------------------------------------------------------------------
-
-
-def leaderboard_version(request, **kwargs) -> str:
-    """Every rating row carries ``updated_at``, set by each deal, game and import that moves it."""
-    from federation.selectors import registry_fragments, version_of
-
-    table = PreferansRating._meta.db_table
-    return version_of(
-        [
-            *registry_fragments(),
-            (f"SELECT MAX(updated_at) FROM {table}", []),
-            (f"SELECT MAX(player_id) FROM {table}", []),
-        ]
-    )
-
-
-def player_version_fragments(player_id: int) -> list:
-    table = PreferansRating._meta.db_table
-    results = DealResult._meta.db_table
-    return [
-        (f"SELECT MAX(updated_at) FROM {table} WHERE player_id = %s", [player_id]),
-        (f"SELECT MAX(deal_id) FROM {results} WHERE player_id = %s", [player_id]),
-    ]
-
-
 def games_page(*, page_number) -> tuple:
     """Games newest first, a page of 50 with their players (two queries a page: games and seats)."""
     from django.core.paginator import Paginator

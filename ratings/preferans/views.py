@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from federation.caching import cached_page, page_memo
+from federation.caching import TABLE_PARAMS, cached_page
 from federation.exports import csv_response
 from federation.i18n import current_language
 from federation.models import Player
@@ -33,7 +33,7 @@ def _league_ratings(league: str):
 
 
 @require_safe
-@cached_page(selectors.leaderboard_version)
+@cached_page(scopes=("registry", "preferans"), params=(LeaderboardFilter, "league", *TABLE_PARAMS), free=("q",))
 def index(request):
     league = request.GET.get("league", League.AMATEUR)
     if league not in League.values:
@@ -42,7 +42,7 @@ def index(request):
     cities, countries = player_places(players=rated, shape="preferans")
     ratings = selectors.leaderboard(league=league)
     board = LeaderboardFilter(request.GET, queryset=ratings, cities=cities, countries=countries)
-    counts = page_memo(("league-counts",), selectors.league_counts)  # read once for the page's version
+    counts = selectors.league_counts()
     if unfiltered(request, board):
         table = LeaderboardTable(ratings)
         if "_export" not in request.GET:  # its page read by a statement compiled once per process

@@ -17,10 +17,14 @@ from federation import formatting
 from federation.selectors import player_results
 from federation.tables import FOLD, NAME, NUMBER, PlayerResults
 from tests.factories import PlayerFactory, ResultFactory, TournamentFactory
-from tests.federation.test_table_rows import _norm
 from tournaments.models import Discipline, Result, TournamentStatus
 
 pytestmark = pytest.mark.django_db
+
+
+def _norm(html: str) -> str:
+    html = re.sub(r"\s+", " ", html)
+    return re.sub(r">\s+<", "><", html).replace("> ", ">").replace(" <", "<").strip()
 
 
 class ReferenceTable(tables.Table):

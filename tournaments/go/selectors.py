@@ -418,14 +418,6 @@ def egd_table(*, go: GoTournament) -> str | None:
     return egd.egd_table(state=state, standings=pairing.standings(state), players=players, meta=meta)
 
 
-# --- page versions (federation.caching) ----------------------------------------------------------------------------
-
-
-def player_version_fragments(player_id: int) -> list:
-    """A player's page lists their Go tournaments (registrations) by the tournaments' names and dates."""
-    return [(f"SELECT MAX(id) FROM {Registration._meta.db_table} WHERE player_id = %s", [player_id])]
-
-
 def explanation_with_names(
     *, go: GoTournament, text: str, language: str, known: list[Registration] | tuple = ()
 ) -> str:

@@ -22,9 +22,8 @@ from django.db.models import BigIntegerField, Case, CharField, F, FloatField, Q,
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, TruncDate
 
-from federation.api.v1.lists import MAHJONG, PLAYER_COLUMNS
+from federation.api.v1.lists import MAHJONG, PLAYER_COLUMNS, version_rows
 from federation.api.v1.statements import Statement, fetch, fetch_together
-from federation.changes import version_rows
 from federation.models import Player
 from ratings.models import Engine, RatingChange, RatingEntry, RatingList, RatingSnapshot
 

@@ -33,7 +33,6 @@ from django.db.models.functions import Cast
 from django.utils.dateparse import parse_datetime
 
 from federation.api.v1.statements import Statement, fetch
-from federation.changes import version_rows
 from federation.models import Player
 from ratings.dates import AskedDate, ShownList, list_for_date
 from ratings.engines.gorbunov import week_start
@@ -67,6 +66,12 @@ def _version_sql() -> str:
         f" WHEN l.engine = %s THEN (SELECT MAX(id) FROM {games}) END, l.name, l.name_en"
         f" FROM {lists} l WHERE l.slug = %s AND l.is_active"
     )
+
+
+def version_rows(sql: str, params: list) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
 
 
 def list_version(slug: str) -> tuple | None:

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 from django.db import connection
 
-from federation import changes
 from federation.db import bound_cursor
 from federation.models import Player
 from ratings.engines.preferans import PlayerState, PreferansSettings
@@ -154,14 +153,10 @@ def lock_one_game(game_id: int, token_hash: str | None = None) -> LockedGame | N
             f"(SELECT l.params FROM {RatingList._meta.db_table} AS l WHERE l.engine = %s ORDER BY l.id LIMIT 1), "
             f"{columns} FROM {game_table} AS g {server_join}INNER JOIN {seat_table} AS s ON s.game_id = g.id "
             f"INNER JOIN {rating_table} AS r ON r.player_id = s.player_id {joins}"
-            f"WHERE g.id = %s AND {changes.DEFER_SQL} ORDER BY r.player_id FOR UPDATE OF g, r",
+            f"WHERE g.id = %s ORDER BY r.player_id FOR UPDATE OF g, r",
             params,
         )
         rows = cursor.fetchall()
-    # The transaction's writes notify the public pages' processes after its commit, not from it: concurrent deals'
-    # commits would otherwise wait for each other's WAL flush (federation.changes). Whether or not the fast path
-    # goes on, the setting is made for this transaction.
-    changes.notify_after_commit()
     if not rows or rows[0][6] != len(rows):
         return None
     server_id, name, external_id, finished = rows[0][:4]

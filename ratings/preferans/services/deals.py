@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from federation import versions
 from federation.models import Player
 from ratings.engines.common import EngineError
 from ratings.engines.preferans import PRO, rate_deal
@@ -96,6 +97,7 @@ def _deals_apply(
 ) -> list[AppliedDeal]:
     if not deals:
         return []
+    versions.bump("preferans")  # the deals are written in SQL of their own: no model signal tells the pages
     game_ids = sorted({item.game.pk for item in deals})
     if locked is None or [locked.game.pk] != game_ids:
         locked = lock_one_game(game_ids[0]) if len(game_ids) == 1 and connection.vendor == "postgresql" else None
