@@ -179,6 +179,12 @@ CELERY_TASK_EAGER_PROPAGATES = True
 # callers that wait on a task (tests, a shell).
 CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", default=CELERY_BROKER_URL or "cache+memory://")
 CELERY_TASK_STORE_EAGER_RESULT = True
+# A queue that is down is said at once: one connection attempt of at most a second, no retries (Celery's defaults
+# retried the result store's connection 20 times, a second apart, before "publish now" could say anything). The
+# next job after Redis is back connects again.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 1, "max_retries": 0}
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": {"max_retries": 0}}
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 1
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
