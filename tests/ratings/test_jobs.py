@@ -432,3 +432,37 @@ def test_a_worker_killed_after_some_dates_is_reported_with_the_dates_it_committe
     assert "Nothing was written" not in state["summary"]
     assert "on 1 date up to 2025-01-01: mahjong-rr: 1 written, 0 removed" in state["summary"]
     assert "Not written: 2025-" in state["summary"]
+
+
+def test_a_weekly_publication_killed_between_lists_names_the_lists_it_published(client, monkeypatch):
+    """The Monday job publishes each list in its own transaction, which records it: a run killed before the second
+    list names the first as published, though its outcome was never stored."""
+    from ratings.gorbunov import services as gorbunov_services
+    from tests.factories import ResultFactory, TournamentFactory
+
+    gorbunov_services.gorbunov_setup_defaults()
+    tournament = TournamentFactory(start_date=timezone.localdate() - datetime.timedelta(days=14), k=2)
+    for place in range(1, 5):
+        ResultFactory(tournament=tournament, place=place)
+    original = gorbunov_services.gorbunov_publish
+    first = RatingList.objects.filter(engine="gorbunov", is_active=True).order_by("pk").first()
+
+    def publish(*, rating_list_id, **kwargs):
+        if rating_list_id != first.pk:
+            raise _Killed
+        return original(rating_list_id=rating_list_id, **kwargs)
+
+    monkeypatch.setattr(gorbunov_services, "gorbunov_publish", publish)
+    with pytest.raises(_Killed):
+        jobs.job_run_here(
+            kind="gorbunov_weekly",
+            args=[],
+            call=lambda progress: gorbunov_services.gorbunov_publish_all(written=progress.written),
+        )
+    stale = timezone.now() - jobs.LOST_AFTER - datetime.timedelta(seconds=1)
+    JobRun.objects.update(in_process=False, heartbeat_at=stale)
+    _publisher(client)
+    run = JobRun.objects.get()
+    summary = client.get(f"/en/admin/ratings/jobrun/{run.pk}/change/", {"format": "json"}).json()["summary"]
+    assert f"Published before the run stopped: {first.slug} (" in summary
+    assert first.snapshots.exists()
