@@ -86,7 +86,11 @@ def svg_sanitised(data: bytes) -> bytes:
     """The SVG rebuilt from the allowlists (the module's docstring), as UTF-8 XML; ValueError if it cannot be read."""
     try:
         root = fromstring(data, forbid_dtd=True, forbid_entities=True, forbid_external=True)
-    except (ParseError, DefusedXmlException, ValueError) as error:
+    except DefusedXmlException:
+        raise ValueError(
+            _("The SVG logo cannot be read: it declares a DTD or entities, which a logo needs none of.")
+        ) from None
+    except (ParseError, ValueError) as error:
         raise ValueError(_("The SVG logo cannot be read as XML: %(error)s") % {"error": str(error)[:200]}) from None
     if root.tag != f"{{{SVG}}}svg":
         raise ValueError(_("The SVG logo's outer element is not <svg>."))

@@ -2,6 +2,7 @@
 animates an attribute or fetches goes."""
 
 import pytest
+from django.utils import translation
 
 from federation.logo import logo_from_upload, svg_sanitised
 
@@ -48,12 +49,14 @@ def test_what_runs_or_fetches_is_removed(body, gone):
     assert '<rect width="2" height="2" fill="#f00"/>' in text
 
 
+@translation.override("en")
 def test_entities_and_doctypes_are_refused():
     bomb = b'<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaa">]><svg xmlns="http://www.w3.org/2000/svg">&a;</svg>'
-    with pytest.raises(ValueError, match="cannot be read"):
+    with pytest.raises(ValueError, match="declares a DTD or entities"):
         svg_sanitised(bomb)
 
 
+@translation.override("en")
 def test_not_svg_inside_is_refused():
     with pytest.raises(ValueError, match="not <svg>"):
         svg_sanitised(b'<?xml version="1.0"?><html><svg xmlns="http://www.w3.org/2000/svg"/></html>')

@@ -106,7 +106,7 @@ def test_a_logo_is_checked_then_served_with_its_type(client, tmp_path):
     assert '<circle r="1"/>' in stored
     unreadable = client.post(url, {**data, "logo_file": SimpleUploadedFile("logo.svg", b"<svg><unclosed></svg>")})
     assert unreadable.status_code == 200
-    assert "cannot be read" in unreadable.content.decode()
+    assert "не читается как XML" in unreadable.content.decode()
     bad_colour = client.post(url, {**data, "primary_colour": "red"})
     assert "#RRGGBB" in bad_colour.content.decode()
     saved = client.post(url, {**data, "logo_file": SimpleUploadedFile("logo.png", PNG)})

@@ -84,7 +84,7 @@ def test_a_game_entered_by_hand_is_its_organisers_with_its_table(client):
 
 
 def _upload(client, text):
-    return client.post("/admin/preferans/game/import/", {"file": SimpleUploadedFile("deals.csv", text.encode())})
+    return client.post("/en/admin/preferans/game/import/", {"file": SimpleUploadedFile("deals.csv", text.encode())})
 
 
 def test_the_import_adds_no_deal_to_another_organisers_game(client):
