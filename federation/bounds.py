@@ -46,6 +46,10 @@ DATE_MAX = datetime.date(2100, 12, 31)
 
 #: The size of an uploaded file as sent (``settings.RESULT_IMPORT_MAX_BYTES`` keeps its name for the results).
 UPLOAD_MAX_BYTES = 2 * 1024 * 1024
+#: A federation's history document (``ratings.movein.upload``), the largest file the site takes.
+HISTORY_UPLOAD_MAX_BYTES = 20 * 1024 * 1024
+#: What a multipart form adds around its file (boundaries, the other fields: a CSRF token, a few flags).
+MULTIPART_OVERHEAD_BYTES = 64 * 1024
 #: An .xlsx is a zip: its parts are measured uncompressed, from the zip's directory, before anything is parsed.
 #: A 206 KB workbook held a 200 MB string and took 19 s and 500 MB to parse; a real result sheet of 5,000 rows is
 #: about 1 MB uncompressed.

@@ -11,7 +11,13 @@ The game servers' JSON API (``/api/``) answers its own bad input as JSON and is 
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.http import HttpResponse
 from django.shortcuts import render
+from django.template.defaultfilters import filesizeformat
+from django.urls import Resolver404, resolve
+from django.utils import translation
+from django.utils.html import escape
 from django.utils.translation import gettext as _
 
 from federation import bounds
@@ -56,3 +62,60 @@ class InputBoundsMiddleware:
             query._mutable = False
             request.GET = query
         return self.get_response(request)
+
+
+class RequestBodyLimitMiddleware:
+    """A body announced larger than its address takes is refused (413) before anything reads it (issue 27: a 100 MB
+    post was read whole, to a temporary file, before the 2 MB refusal). ``settings.REQUEST_BODY_MAX_BYTES`` is every
+    address's cap, ``settings.REQUEST_BODY_LARGER`` the addresses (URL names) that take more: the history upload.
+
+    A body without a ``Content-Length`` (chunked) is not read by Django at all under WSGI, so the announced length is
+    what counts. First in the chain: the CSRF check reads a posted form, files and all.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        length = request.META.get("CONTENT_LENGTH") or ""
+        if length.isdigit() and int(length) > settings.REQUEST_BODY_MAX_BYTES:
+            limit = self._limit(request)
+            if int(length) > limit:
+                return self._refused(request, int(length), limit)
+        return self.get_response(request)
+
+    @staticmethod
+    def _limit(request) -> int:
+        # Before LocaleMiddleware: an address under /en/ resolves only with its language active.
+        language = translation.get_language_from_path(request.path_info) or settings.LANGUAGE_CODE
+        try:
+            with translation.override(language):
+                match = resolve(request.path_info)
+        except Resolver404:
+            return settings.REQUEST_BODY_MAX_BYTES
+        return settings.REQUEST_BODY_LARGER.get(match.view_name, settings.REQUEST_BODY_MAX_BYTES)
+
+    @staticmethod
+    def _refused(request, length: int, limit: int):
+        language = translation.get_language_from_path(request.path_info) or settings.LANGUAGE_CODE
+        with translation.override(language):
+            if request.path_info.startswith(API_PREFIX):
+                from federation.api.common import error_response
+
+                return error_response("body", _("is larger than %(bytes)s bytes") % {"bytes": limit}, 413)
+            message = _(
+                "The request is %(size)s; this address takes at most %(limit)s. Nothing was read or saved: send a "
+                "smaller file (a federation's history may be up to %(history)s, on its own page)."
+            ) % {
+                "size": filesizeformat(length),
+                "limit": filesizeformat(limit),
+                "history": filesizeformat(bounds.HISTORY_UPLOAD_MAX_BYTES),
+            }
+            title = _("Too large")
+        page = (
+            f'<!doctype html><html lang="{language}"><head><meta charset="utf-8"><title>{escape(title)}</title>'
+            f"</head><body><h1>{escape(title)}</h1><p>{escape(message)}</p></body></html>"
+        )
+        response = HttpResponse(page, status=413, content_type="text/html; charset=utf-8")
+        response["Connection"] = "close"  # the body was not read: the connection cannot carry another request
+        return response

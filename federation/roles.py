@@ -2,6 +2,11 @@
 
 Organisers create tournaments and enter results; federation staff also approve, accredit, set K above 2, merge
 players, publish rating lists and see the schedules. Superusers are for the site's maintainers only.
+
+Every object an organiser may change after creating it has an owner, checked at every door of the admin: a
+tournament (and its results and stages) its ``organiser``, a preferans game (its seats and deals) its ``owner``, a
+DIRS rating its ``entered_by``. ``tests/test_admin_permissions.py`` lists every model these permissions let an
+organiser write and fails on one without its doors in the matrix.
 """
 
 from django.contrib.auth.models import Group, Permission
@@ -38,6 +43,12 @@ ORGANISER_PERMISSIONS = [
     "preferans.add_game",
     "preferans.change_game",
     "preferans.view_game",
+    # A game's table, in the game's own page (locked once a deal is rated): without these an organiser's game by
+    # hand had no seats and took no deal.
+    "preferans.add_seat",
+    "preferans.change_seat",
+    "preferans.delete_seat",
+    "preferans.view_seat",
     "preferans.add_deal",
     "preferans.view_deal",
     "preferans.view_dealresult",

@@ -3,7 +3,9 @@
 The preview saves nothing. The uploaded bytes stay on the server (in the session, base64) and the page posts back
 only their SHA-256. On confirmation the server checks that the posted hash is the one it stored, hashes the stored
 bytes again (a session damaged or tampered with is refused, not imported), reads and checks its own copy once more
-(players or the tournament may have changed since the preview), and only then saves, all or nothing.
+(players or the tournament may have changed since the preview), and only then saves, all or nothing. A file this
+session imported on the page already is said to be so when it is confirmed again (from a second tab), and not
+imported twice.
 
 An import says how to read its file and what saving means (an ``UploadFlow`` subclass with ``read``); its template
 extends ``admin/upload.html`` with its preview and its format help.
@@ -60,6 +62,11 @@ def xlsx_measure(content: bytes) -> None:
             _("The workbook unpacks to %(size)s; the limit is %(limit)s. Save only the results sheet, or as CSV.")
             % {"size": filesizeformat(total), "limit": filesizeformat(bounds.XLSX_MAX_UNCOMPRESSED_BYTES)}
         )
+
+
+#: Files this session imported on one page, remembered by their digest: confirming one again (a second tab, the back
+#: button) says it was imported already instead of "not the one last uploaded".
+IMPORTED_KEPT = 5
 
 
 class ImportFileError(FieldError):
@@ -201,6 +208,14 @@ class UploadFlow(ABC):
         stored = request.session.get(self.session_key)
         posted = request.POST.get("sha256", "")
         if not isinstance(stored, dict) or not hmac.compare_digest(str(stored.get("sha256", "")), posted):
+            done = self._imported(posted)
+            if done is not None:  # confirmed already, in another tab: say so, and import nothing twice
+                self.model_admin.message_user(
+                    request,
+                    _("This file was already imported (%(saved)s); nothing was imported again.") % {"saved": done},
+                    messages.WARNING,
+                )
+                return redirect(self.done_url())
             self.model_admin.message_user(
                 request, _("The file on the page is not the one last uploaded here; upload it again."), messages.ERROR
             )
@@ -227,8 +242,21 @@ class UploadFlow(ABC):
             context.update(checked.context, filename=name, changed_since_preview=True)
             return self._render(context)
         del request.session[self.session_key]
+        imported = [item for item in request.session.get(self._imported_key, []) if isinstance(item, list)]
+        request.session[self._imported_key] = [*imported[-(IMPORTED_KEPT - 1) :], [stored["sha256"], checked.saved]]
         self.model_admin.message_user(request, checked.saved, messages.SUCCESS)
         return redirect(self.done_url())
+
+    @property
+    def _imported_key(self) -> str:
+        return f"{self.session_key}:imported"
+
+    def _imported(self, sha256: str) -> str | None:
+        """What the import of the file with this digest saved, if this session confirmed it here already."""
+        for item in self.request.session.get(self._imported_key, []):
+            if isinstance(item, list) and len(item) == 2 and sha256 and hmac.compare_digest(str(item[0]), sha256):
+                return str(item[1])
+        return None
 
     def _render(self, context: dict[str, Any]) -> HttpResponse:
         return TemplateResponse(self.request, self.template_name, context)

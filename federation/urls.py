@@ -1,10 +1,10 @@
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.contrib.sitemaps.views import sitemap
-from django.urls import include, path
+from django.urls import include, path, re_path
 
 from federation import views
-from federation.api.common import api_urlpatterns
+from federation.api.common import api_urlpatterns, not_found_in
 from federation.api.http import finish
 from federation.api.v1 import api as api_v1
 from federation.sitemaps import SITEMAPS
@@ -16,6 +16,8 @@ urlpatterns = [
     path("api/preferans/", include("ratings.preferans.api_urls")),
     # The public read-only API, versioned in its address (README, "Public API").
     path("api/v1/", include((api_urlpatterns(api_v1, after=finish), "api_v1"))),
+    # Every other address under /api/ answers JSON too (issue 27): /api/ itself, an API that does not exist.
+    re_path(r"^api/", not_found_in(api_v1)),
     # For search engines, one address for both languages.
     path("robots.txt", views.robots_txt, name="robots"),
     path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
@@ -33,3 +35,4 @@ urlpatterns += i18n_patterns(
 
 handler400 = "federation.views.bad_request"
 handler404 = "federation.views.page_not_found"
+handler500 = "federation.api.common.server_error"  # JSON under /api/, the site's 500 page elsewhere

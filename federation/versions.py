@@ -57,6 +57,7 @@ SCOPES = ("registry", "tournaments", "ratings", "dirs", "go", "preferans")
 NOT_SHOWN = {
     "ratings.JobRun",
     "ratings.HistoryUpload",
+    "ratings.JobStep",
     "preferans.GameServer",
     "go.DirectorLog",
     "preferans.LeagueCount",

@@ -37,8 +37,7 @@ from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ratings.models import JobRun, JobSource, JobState
-from ratings.progress import Progress
+from ratings.models import JobRun, JobSource, JobState, JobStep
 
 logger = logging.getLogger(__name__)
 
@@ -215,9 +214,33 @@ class _Heartbeat:
             connections.close_all()
 
 
-def job_execute(task, *, kind: str, args: Sequence[Any], call: Callable[[Progress], Any]) -> Any:
+class RunProgress:
+    """What ``job_execute`` hands the job: call it with ``(done, total, step)`` to say how far the job got (kept by the
+    heartbeat, for the page; a lower bound at best), and call ``written(step, **detail)`` inside the transaction that
+    writes a step's data, to record that step (a ``JobStep`` row, committed with the data or not at all). A failed
+    or lost run's report of what it wrote reads those rows (``job_steps``)."""
+
+    def __init__(self, run_id: int, on_progress: Callable[[int, int, str], None]) -> None:
+        self.run_id = run_id
+        self._on_progress = on_progress
+
+    def __call__(self, done: int, total: int, step: str = "") -> None:
+        self._on_progress(done, total, step)
+
+    def written(self, step: str, **detail: Any) -> None:
+        JobStep.objects.create(run_id=self.run_id, step=str(step)[:200], detail=detail)
+
+
+def job_steps(run: JobRun) -> list[JobStep]:
+    """The steps the run wrote, in the order written."""
+    return list(JobStep.objects.filter(run=run).order_by("pk"))
+
+
+def job_execute(task, *, kind: str, args: Sequence[Any], call: Callable[[RunProgress], Any]) -> Any:
     """Run ``call(progress)`` as the run of ``task`` (found by the task's id, or recorded now for a scheduled
-    run), keeping the heartbeat, then store the outcome or the failure. Returns ``call``'s outcome."""
+    run), keeping the heartbeat, then store the outcome or the failure. Returns ``call``'s outcome.
+
+    ``progress`` is a ``RunProgress``: a job whose steps commit one by one records each with ``progress.written``."""
     task_id = getattr(task.request, "id", None) or uuid.uuid4().hex
     eager = bool(getattr(task.request, "is_eager", False))
     run, _created = JobRun.objects.get_or_create(
@@ -231,10 +254,12 @@ def job_execute(task, *, kind: str, args: Sequence[Any], call: Callable[[Progres
     beat = None if eager else _Heartbeat(run.pk)
     state = {"done": 0, "total": 0, "step": ""}
 
-    def progress(done: int, total: int, step: str = "") -> None:
+    def on_progress(done: int, total: int, step: str = "") -> None:
         state.update(done=done, total=total, step=str(step)[:200])
         if beat is not None:
             beat.progress = dict(state)
+
+    progress = RunProgress(run.pk, on_progress)
 
     if beat is not None:
         beat.start()
@@ -338,7 +363,7 @@ def job_summary(run: JobRun) -> str:
     return _("Running.")
 
 
-def job_run_here(*, kind: str, args: Sequence[Any], call: Callable[[Progress], Any], user=None) -> JobRun:
+def job_run_here(*, kind: str, args: Sequence[Any], call: Callable[[RunProgress], Any], user=None) -> JobRun:
     """A run started from the command line: recorded like any other, run in this process, failures raised."""
     run = JobRun.objects.create(
         task_id=uuid.uuid4().hex,

@@ -232,6 +232,26 @@ class JobRun(models.Model):
         return self.state in (JobState.QUEUED, JobState.RUNNING)
 
 
+class JobStep(models.Model):
+    """A step of a run that was written: recorded by the job's service in the very transaction that writes the step's
+    data (``ratings.jobs.RunProgress.written``), so it is committed exactly when the data are. What a run that died
+    wrote is read from these rows, never from its heartbeat: a mahjong rebuild killed 4 s in had committed 21 dates
+    while its heartbeat still said none (issue 27)."""
+
+    run = models.ForeignKey(JobRun, verbose_name=_("job run"), on_delete=models.CASCADE, related_name="steps")
+    step = models.CharField(_("step"), max_length=200)
+    detail = models.JSONField(_("what was written"), default=dict, blank=True)
+    written_at = models.DateTimeField(_("written at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("step written")
+        verbose_name_plural = _("steps written")
+        ordering = ["run", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.run_id}: {self.step}"
+
+
 class StartingRating(models.Model):
     """A rating held before the site's history of the list begins: the federation's own list, carried over.
 

@@ -9,6 +9,9 @@ that is rolled back, so one request's writes never reach the next. What a reques
 - ``W`` served and something written (an allowed POST);
 - ``X`` a refusal that still wrote, and ``5`` a server error: never expected, always a failure.
 
+An autocomplete row (``autocomplete <app>.<model>.<field>``, the admin's search behind that field) is ``R`` when the
+answer lists the role's object of the related model and ``.`` when it is refused or does not list it.
+
 The writes are every INSERT, UPDATE or DELETE the request ran, but the session's (logging in, the messages).
 """
 
@@ -38,13 +41,13 @@ from federation.models import BotLevel, Club, SiteIdentity
 from ratings.dirs.models import DirsRating
 from ratings.dirs.services import dirs_game_record
 from ratings.models import JobRun, RatingChange, RatingEntry, RatingList, RatingSnapshot, StartingRating
-from ratings.preferans.models import DealResult, GameServer, PreferansRating
+from ratings.preferans.models import Deal, DealResult, Game, GameServer, PreferansRating
 from ratings.preferans.services import DealInput, deals_apply, game_create
 from tests.factories import PlayerFactory, TournamentFactory, federation_staff, organiser
 from tournaments.go.models import StandingRow
 from tournaments.go.services.registrations import go_registration_add, go_tournament_create
 from tournaments.go.services.rounds import go_round_pair
-from tournaments.models import TournamentStatus
+from tournaments.models import Result, Stage, TournamentStatus
 
 ACTION = " action "
 ROLES = ("anonymous", "own", "other", "staff")
@@ -79,6 +82,29 @@ def admin_actions() -> list[str]:
         for name in model_admin.get_actions(request):
             keys.append(f"{model._meta.app_label}_{model._meta.model_name}_changelist{ACTION}{name}")
     return sorted(keys)
+
+
+AUTOCOMPLETE = "autocomplete "
+
+
+def admin_autocompletes() -> list[str]:
+    """``autocomplete <app>.<model>.<field>`` for every autocomplete field of every ModelAdmin and inline: the admin's
+    search of the related model's objects, each a door to the objects it lists."""
+    keys = set()
+    for model_admin in admin.site._registry.values():
+        for holder in [model_admin, *model_admin.inlines]:
+            for name in holder.autocomplete_fields:
+                keys.add(f"{AUTOCOMPLETE}{holder.model._meta.label_lower}.{name}")
+    return sorted(keys)
+
+
+def _autocomplete_target(key: str):
+    """(source model, field name, the related model's label) of an autocomplete row."""
+    from django.apps import apps
+
+    label, name = key.removeprefix(AUTOCOMPLETE).rsplit(".", 1)
+    source = apps.get_model(label)
+    return source, name, source._meta.get_field(name).related_model._meta.label_lower
 
 
 @dataclass
@@ -117,20 +143,39 @@ def world_build() -> World:
         delta=10,
     )
     server = GameServer.objects.create(name="Сервер", token_hash="a" * 64, token_prefix="aaaa")
-    game, _ = game_create(server=None, external_id="g-1", player_ids=[p.pk for p in players])
-    deals_apply(deals=[DealInput(game=game, whists={p.pk: w for p, w in zip(players, (4, -2, -2), strict=True)})])
-    dirs_rating = DirsRating.objects.create(player=players[1], rating=2100, initial_rating=2100, declared_rank="1d")
-    DirsRating.objects.create(player=players[0], rating=2100, initial_rating=2100, declared_rank="1d")
-    dirs_game = dirs_game_record(
-        date=datetime.date(2026, 3, 7),
-        club=club,
-        white=players[0],
-        black=players[1],
-        handicap=0,
-        komi="normal",
-        winner="white",
-        user=me,
+    games = {}
+    for owner, key in ((me, "g-1"), (them, "g-2")):
+        game, _ = game_create(server=None, external_id=key, player_ids=[p.pk for p in players])
+        Game.objects.filter(pk=game.pk).update(owner=owner)
+        game.refresh_from_db()
+        deals_apply(deals=[DealInput(game=game, whists={p.pk: w for p, w in zip(players, (4, -2, -2), strict=True)})])
+        games[owner.pk] = game
+    game, other_game = games[me.pk], games[them.pk]
+    dirs_rating = DirsRating.objects.create(
+        player=players[1], rating=2100, initial_rating=2100, declared_rank="1d", entered_by=me
     )
+    DirsRating.objects.create(player=players[0], rating=2100, initial_rating=2100, declared_rank="1d")
+    other_dirs_rating = DirsRating.objects.create(
+        player=players[2], rating=2100, initial_rating=2100, declared_rank="1d", entered_by=them
+    )
+    dirs_games = {
+        who.pk: dirs_game_record(
+            date=datetime.date(2026, 3, 7),
+            club=club,
+            white=players[0],
+            black=black,
+            handicap=0,
+            komi="normal",
+            winner="white",
+            user=who,
+        )
+        for who, black in ((me, players[1]), (them, players[2]))
+    }
+    dirs_game = dirs_games[me.pk]
+    own_stage = Stage.objects.create(tournament=own_t, number=1, hanchans=4, players=16)
+    other_stage = Stage.objects.create(tournament=other_t, number=1, hanchans=4, players=16)
+    own_result = Result.objects.create(tournament=own_t, player=players[0], place=1)
+    other_result = Result.objects.create(tournament=other_t, player=players[0], place=1)
     own_go = go_tournament_create(
         user=me,
         name="Го",
@@ -188,8 +233,27 @@ def world_build() -> World:
         "go.standingrow": standing,
     }
     assert all(value is not None for value in shared.values()), shared
-    own = {**shared, "tournaments.tournament": own_t}
-    other = {**shared, "tournaments.tournament": other_t}
+    # What an organiser writes is theirs (``federation.roles``): the other organiser's own objects of every such
+    # model, so that the "other" column asks for an object that is really someone else's.
+    own = {
+        **shared,
+        "tournaments.tournament": own_t,
+        "tournaments.result": own_result,
+        "tournaments.stage": own_stage,
+        "preferans.seat": game.seats.order_by("pk").first(),
+        "preferans.deal": game.deals.order_by("pk").first(),
+    }
+    other = {
+        **shared,
+        "tournaments.tournament": other_t,
+        "tournaments.result": other_result,
+        "tournaments.stage": other_stage,
+        "preferans.game": other_game,
+        "preferans.seat": other_game.seats.order_by("pk").first(),
+        "preferans.deal": other_game.deals.order_by("pk").first(),
+        "dirs.dirsrating": other_dirs_rating,
+        "dirs.dirsgame": dirs_games[them.pk],
+    }
     versions = {
         label: obj.history.order_by("history_date").first().history_id
         for label, obj in {**own, "tournaments.tournament:other": other_t}.items()
@@ -205,6 +269,12 @@ MODEL_URL = re.compile(r"^(?P<app>[a-z_]+)/(?P<model>[a-z]+)/")
 def url_for(world: World, key: str, route: str, role: str) -> str:
     """The address of ``route`` for this role: the organiser's own object or another organiser's."""
     objects = world.other if role == "other" else world.own
+    if key.startswith(AUTOCOMPLETE):
+        source, name, _target = _autocomplete_target(key)
+        return (
+            f"/admin/autocomplete/?term=&app_label={source._meta.app_label}&model_name={source._meta.model_name}"
+            f"&field_name={name}"
+        )
     if ACTION in key:  # an action: the changelist
         key = key.split(ACTION, 1)[0]
         route = next(r for k, r in admin_patterns() if k == key)
@@ -255,6 +325,11 @@ def post_data(world: World, key: str, role: str) -> dict:
         found = MODEL_URL.match(next(r for k, r in admin_patterns() if k == key))
         obj = objects[f"{found['app']}.{found['model']}"]
         data.update(action="delete_selected", _selected_action=[str(obj.pk)])
+    elif key == "preferans_game_deal":  # a deal that would be rated (issue 27: −10/5/5 into another's game)
+        seats = objects["preferans.game"].seats.order_by("seat", "pk")
+        data.update({f"whists_{seat.player_id}": w for seat, w in zip(seats, (-10, 5, 5), strict=True)})
+    elif key == "dirs_dirsrating_change":  # another club and rank for the rating's player
+        data.update(declared_rank="2d", club="")
     return data
 
 
@@ -282,14 +357,28 @@ def outcome(response, writes: list[str]) -> str:
     return "W" if writes else "R"
 
 
+def _raw_counts() -> tuple[int, ...]:
+    """Rows of the tables written through a cursor of their own on PostgreSQL (a deal's statements,
+    ``federation.db.bound_cursor``), which Django's record of queries does not see."""
+    return tuple(model.objects.count() for model in (Deal, DealResult))
+
+
 def probe(client, world: World, key: str, route: str, role: str, method: str) -> tuple[str, str]:
     """Request one cell of the matrix and roll its writes back; returns (outcome, address)."""
     url = url_for(world, key, route, role)
     if ACTION in key and method == "GET":
         return "", url
     with transaction.atomic():
+        before = _raw_counts()
         with CaptureQueriesContext(connection) as queries:
             response = client.get(url) if method == "GET" else client.post(url, post_data(world, key, role))
         writes = [q["sql"] for q in queries.captured_queries if WRITE.match(q["sql"]) and not SESSION.search(q["sql"])]
+        if _raw_counts() != before:
+            writes.append("rows written through a raw cursor")
         transaction.set_rollback(True)
+    if key.startswith(AUTOCOMPLETE) and response.status_code == 200 and not writes:
+        # The search answers, but does it list the role's object? Another organiser's is not to be found.
+        target = (world.other if role == "other" else world.own)[_autocomplete_target(key)[2]]
+        listed = {item["id"] for item in response.json()["results"]}
+        return ("R" if str(target.pk) in listed else "."), url
     return outcome(response, writes), url

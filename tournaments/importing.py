@@ -327,9 +327,12 @@ def _header_key(value: object) -> str:
 # Checking -------------------------------------------------------------------------------------------------------------
 
 
-def results_parse(*, tournament: Tournament, content: bytes, filename: str) -> ImportReport:
-    """Read and check a results file for ``tournament``; raises ``ImportFileError`` if it is not a table at all."""
-    table = table_read(content=content, filename=filename)
+def results_parse(*, tournament: Tournament, content: bytes, filename: str, row_offset: int = 0) -> ImportReport:
+    """Read and check a results file for ``tournament``; raises ``ImportFileError`` if it is not a table at all.
+
+    ``row_offset``: lines of ``content`` that the person did not write (the header the results editor adds to a
+    pasted table): every row is named by its number in what the person wrote; the added header by none."""
+    table = [(number - row_offset, cells) for number, cells in table_read(content=content, filename=filename)]
     report = ImportReport()
     if tournament.start_date and tournament.end_date and tournament.end_date < tournament.start_date:
         report.add(
@@ -340,6 +343,7 @@ def results_parse(*, tournament: Tournament, content: bytes, filename: str) -> I
         )
 
     header_row, header = table[0]
+    header_row = header_row if header_row >= 1 else None
     columns: dict[str, int] = {}
     ignored: list[str] = []
     for index, cell in enumerate(header):

@@ -30,6 +30,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from federation.models import Player
 from federation.selectors import player_choices, player_labels
+from federation.uploads import ImportFileError
 from tournaments.importing import results_parse
 from tournaments.models import Discipline, Result, Tournament
 from tournaments.services import (
@@ -248,33 +249,41 @@ class PasteForm(forms.Form):
     replace = forms.BooleanField(label=gettext_lazy("Replace the results entered so far"), required=False)
 
 
-def paste_to_csv(text: str, *, mahjong: bool) -> bytes:
-    """A pasted table as the CSV the import reads: kept as is if its first line is a header, otherwise the columns
-    are place, player (an id when the cell is a number, else a name), participant and, for mahjong, hanchans and
-    substitute."""
-    lines = [line for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n") if line.strip()]
-    if len(lines) > MAX_PASTE_LINES:
+def paste_to_csv(text: str, *, mahjong: bool) -> tuple[bytes, int]:
+    """A pasted table as the CSV the import reads, and how many lines it has that the person did not paste (1 when a
+    header is added, else 0: ``results_parse(row_offset=...)`` names every row by its line in the paste).
+
+    Kept as is if its first line is a header, otherwise the columns are place, player (an id when the cell is a
+    number, else a name), participant and, for mahjong, hanchans and substitute. Empty lines stay (as empty rows,
+    which the import skips), so that the line numbers are the paste's."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    while lines and not lines[-1].strip():
+        lines.pop()
+    if sum(1 for line in lines if line.strip()) > MAX_PASTE_LINES or len(lines) > 2 * MAX_PASTE_LINES:
         raise ValidationError(
             _("A paste may hold at most %(n)s lines; import a file instead.") % {"n": MAX_PASTE_LINES}
         )
     delimiter = "\t" if any("\t" in line for line in lines) else ";"
-    rows = [line.split(delimiter) for line in lines]
-    if rows and not rows[0][0].strip().isdigit():
-        out = io.StringIO()
-        csv.writer(out, delimiter=";").writerows(rows)
-        return out.getvalue().encode()
-    header = ["place", "player_id", "player", "participant"] + (["hanchans", "substitute"] if mahjong else [])
+    rows = [line.split(delimiter) if line.strip() else [] for line in lines]
+    first = next((cells for cells in rows if cells), None)
     out = io.StringIO()
     writer = csv.writer(out, delimiter=";")
+    if first is not None and not first[0].strip().isdigit():
+        writer.writerows(rows)
+        return out.getvalue().encode(), 0
+    header = ["place", "player_id", "player", "participant"] + (["hanchans", "substitute"] if mahjong else [])
     writer.writerow(header)
     for cells in rows:
+        if not cells:
+            writer.writerow([])
+            continue
         cells = [c.strip() for c in cells] + [""] * 6
         who = cells[1]
         line = [cells[0], who if who.isdigit() else "", "" if who.isdigit() else who, cells[2]]
         if mahjong:
             line += [cells[3], cells[4]]
         writer.writerow(line)
-    return out.getvalue().encode()
+    return out.getvalue().encode(), 1
 
 
 def player_search_view(model_admin):
@@ -414,11 +423,15 @@ def _paste(request, tournament: Tournament, paste: PasteForm, mahjong: bool):
         )
         return None
     try:
-        content = paste_to_csv(paste.cleaned_data["table"], mahjong=mahjong)
+        content, added = paste_to_csv(paste.cleaned_data["table"], mahjong=mahjong)
     except ValidationError as error:
         paste.add_error("table", error)
         return None
-    report = results_parse(tournament=tournament, content=content, filename="paste.csv")
+    try:
+        report = results_parse(tournament=tournament, content=content, filename="paste.csv", row_offset=added)
+    except ImportFileError as error:
+        paste.add_error("table", error.message)
+        return None
     if not report.is_clean:
         for problem in report.problems[:50] or [_("The table has no result rows.")]:
             paste.add_error("table", str(problem))

@@ -15,8 +15,10 @@ from collections.abc import Callable, Iterable
 
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, JsonResponse
+from django.urls import Resolver404, resolve
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 from ninja.parser import Parser
@@ -73,11 +75,30 @@ def field_of(loc: Iterable) -> str:
     return out or "body"
 
 
+def _pattern_messages() -> dict[str, str]:
+    """What a parameter's pattern asks for, said in words (a pattern itself means nothing to a reader)."""
+    return {
+        "week": _("is not an ISO week (YYYY-Www, e.g. 2026-W10)"),
+        "search": _("holds a control character"),
+        "stages": _("is not stages as hanchans/players separated by commas, e.g. 10/28, 10/8"),
+        "ratings": _("is not 1 to 20 ratings from 0 to 10000 separated by commas"),
+        "tables": _("is not 1 to 20 ratings from 0 to 10000 separated by commas"),
+    }
+
+
 def _message(error: dict) -> str:
     """Pydantic's error in the active language: its kinds the APIs' parameters meet, in our words; our own
     validators' messages (``value_error``) are already translated; anything else in pydantic's English words."""
     kind = error.get("type", "")
     context = error.get("ctx") or {}
+    if kind == "string_pattern_mismatch":
+        location = list(error.get("loc") or ())
+        named = _pattern_messages().get(str(location[-1]) if location else "")
+        if named:
+            return named
+    if kind == "literal_error":  # pydantic writes "'a', 'b' or 'c'" in English
+        expected = str(context.get("expected", "")).replace(" or ", ", ")
+        return _("must be one of: %(limit)s") % {"limit": expected}
     if kind in ("union_tag_invalid", "model_attributes_type", "dict_type", "model_type"):
         return _("is not an object")
     known = {
@@ -97,6 +118,8 @@ def _message(error: dict) -> str:
     }
     if kind in known:
         return known[kind]
+    if kind in ("int_parsing_size", "float_parsing_size"):  # no echo of the digits, nor of Python's limit
+        return _("is too large a number")
     bounds = {
         "greater_than_equal": (_("must be at least %(limit)s"), "ge"),
         "less_than_equal": (_("must be at most %(limit)s"), "le"),
@@ -114,15 +137,21 @@ def _message(error: dict) -> str:
 
 
 class JsonBodyParser(Parser):
-    """JSON bodies: anything that is not JSON, or nests too deeply to read, is a 400 naming the body."""
+    """JSON bodies: anything that is not JSON, or nests too deeply to read, is a 400 naming the body, in the API's
+    words (Python's parser spoke of ``sys.set_int_max_str_digits()`` for a number of 5,000 digits)."""
 
     def parse_body(self, request):
         try:
             return json.loads(request.body)
         except RecursionError:
             raise ApiError(400, "body", _("nests too deeply")) from None
-        except ValueError as error:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
-            raise ApiError(400, "body", _("is not JSON: %(error)s") % {"error": error}) from None
+        except json.JSONDecodeError as error:
+            where = {"line": error.lineno, "column": error.colno}
+            raise ApiError(400, "body", _("is not JSON (line %(line)s, column %(column)s)") % where) from None
+        except UnicodeDecodeError:
+            raise ApiError(400, "body", _("is not UTF-8 text")) from None
+        except ValueError:  # a number of more digits than Python reads (4,300)
+            raise ApiError(400, "body", _("holds a number too long to read")) from None
 
 
 def install_error_handlers(api: NinjaAPI, *, auth_message: str = "") -> None:
@@ -202,8 +231,51 @@ def _json_everywhere(view):
     return wrapped
 
 
+@csrf_exempt  # a POST to a wrong address is answered as a GET to it is, not refused as a form without its token
 def not_found(request, rest: str = ""):
-    return error_response("", _("there is nothing at this address of the API"), 404)
+    """A JSON 404 for any address under an API that names no operation; when the address with a slash added does,
+    the answer says so (``POST /api/preferans/games`` was an HTML 403 "CSRF verification failed")."""
+    path = request.path_info
+    if not path.endswith("/"):
+        try:
+            match = resolve(path + "/")
+        except Resolver404:
+            match = None
+        if match is not None and getattr(match.func, "__name__", "") != "not_found":
+            message = _("there is nothing at this address of the API; did you mean %(path)s (with a slash)?")
+            return error_response("", message % {"path": request.path + "/"}, 404)
+    return error_response("", _("there is nothing at this address of the API"), 404, _documents(path))
+
+
+def _documents(path: str) -> dict:
+    """Where the API's documents are, for the answer at an address under it that holds nothing."""
+    for prefix in ("/api/v1/", "/api/preferans/"):
+        if path.startswith(prefix):
+            return {"docs": prefix + "docs/", "openapi": prefix + "openapi.json"}
+    return {"apis": ["/api/v1/", "/api/preferans/"]}
+
+
+def _is_api(request) -> bool:
+    return request.path_info.startswith("/api/")
+
+
+def csrf_failure(request, reason: str = "", template_name: str = ""):
+    """``CSRF_FAILURE_VIEW``: under /api/ a JSON 403 (no address of the APIs takes a form with a CSRF token);
+    elsewhere Django's own page."""
+    if _is_api(request):
+        return error_response("", _("refused: this address takes no form posted from a web page"), 403)
+    from django.views.csrf import csrf_failure as django_csrf_failure
+
+    return django_csrf_failure(request, reason=reason)
+
+
+def server_error(request):
+    """``handler500``: under /api/ a JSON 500; elsewhere the site's page (Django's ``500.html``)."""
+    if _is_api(request):
+        return error_response("", _("the server failed to answer; try again later"), 500)
+    from django.views.defaults import server_error as django_server_error
+
+    return django_server_error(request)
 
 
 def _finishing(view, after):
@@ -223,6 +295,11 @@ def _in_language(view, language_of):
     return wrapped
 
 
+def not_found_in(api: JsonApi):
+    """``not_found`` answering in ``api``'s language for the request (for the addresses under /api/ of no API)."""
+    return _in_language(not_found, api.language_of)
+
+
 def api_urlpatterns(api: JsonApi, after=None) -> list:
     """The API's URL patterns with every view wrapped by ``_json_everywhere`` (and ``after(request, response)``,
     e.g. the public API's conditional answers) in the API's language for the request, and a JSON 404 for the
@@ -230,8 +307,13 @@ def api_urlpatterns(api: JsonApi, after=None) -> list:
     from django.urls import path
 
     patterns, _app, _namespace = api.urls
+    missing = not_found_in(api)
     for pattern in patterns:
-        if hasattr(pattern, "callback"):
+        if getattr(pattern, "name", "") == "api-root":
+            # django-ninja's root raises Http404, which Django answers with the site's HTML page; the address
+            # stays (ninja reverses it for the document's paths), answered in JSON, with where the documents are.
+            pattern.callback = missing
+        elif hasattr(pattern, "callback"):
             view = pattern.callback if after is None else _finishing(pattern.callback, after)
             pattern.callback = _in_language(_json_everywhere(view), api.language_of)
-    return [*patterns, path("<path:rest>", _in_language(not_found, api.language_of))]
+    return [*patterns, path("<path:rest>", missing)]

@@ -12,6 +12,8 @@ import environ
 from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.utils.translation import gettext_lazy as _
 
+from federation import bounds
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 env = environ.Env()
@@ -52,6 +54,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before anything reads a body (the CSRF check reads a posted form): too large is refused unread (413).
+    "federation.middleware.RequestBodyLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     # Before the sessions: a public page does not vary on Cookie (federation/caching.py).
@@ -261,6 +265,24 @@ CORS_PREFLIGHT_MAX_AGE = 86400
 
 # Import files larger than this are refused before they are read (a result sheet is a few kilobytes).
 RESULT_IMPORT_MAX_BYTES = 2 * 1024 * 1024
+
+# Request bodies (issue 27). The largest legitimate upload is a federation's history document (20 MB,
+# federation.bounds.HISTORY_UPLOAD_MAX_BYTES, at the admin's "import history" page); every other upload (a
+# tournament's results, preferans deals, a Go tournament's players or .h9, the logo) is at most 2 MB
+# (bounds.UPLOAD_MAX_BYTES), and every other body is smaller. RequestBodyLimitMiddleware (federation/middleware.py)
+# refuses a body announced larger than its address takes before anything reads it: REQUEST_BODY_MAX_BYTES for every
+# address, REQUEST_BODY_LARGER for the one that takes more (URL names), each with room for the form around the file.
+# DATA_UPLOAD_MAX_MEMORY_SIZE (Django's bound on a body that is not a file, read into memory) is the largest such body:
+# a game server's batch of deals (bounds.API_MAX_BODY_BYTES, 2 MB; the API refuses more itself, 413 in JSON).
+REQUEST_BODY_MAX_BYTES = bounds.UPLOAD_MAX_BYTES + bounds.MULTIPART_OVERHEAD_BYTES
+REQUEST_BODY_LARGER = {
+    "admin:ratings_ratinglist_import_history": bounds.HISTORY_UPLOAD_MAX_BYTES + bounds.MULTIPART_OVERHEAD_BYTES,
+}
+DATA_UPLOAD_MAX_MEMORY_SIZE = bounds.API_MAX_BODY_BYTES
+
+# A refused CSRF check under /api/ is answered in JSON like every other answer there (issue 27); the site's pages get
+# Django's own page.
+CSRF_FAILURE_VIEW = "federation.api.common.csrf_failure"
 
 LOGGING = {
     "version": 1,

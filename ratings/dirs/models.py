@@ -40,6 +40,16 @@ class DirsRating(models.Model):
     )
     games = models.PositiveIntegerField(_("rated games"), default=0)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
+    # Who set it from the declared rank: besides federation staff, the one organiser who may change it afterwards
+    # (its club, the rank as declared). Empty: set by staff, the demo, an import, or before this was kept.
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("entered by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
 
     class Meta:
         verbose_name = _("DIRS rating")

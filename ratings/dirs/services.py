@@ -53,17 +53,30 @@ def dirs_setup_defaults(**kwargs) -> None:
 
 
 @transaction.atomic
-def dirs_rating_set_initial(*, player: Player, rank: str, club: Club | None = None) -> DirsRating:
-    """A newcomer's first DIRS rating from the declared rank (`rules/go.md`, part 2, "Decision (newcomers)")."""
+def dirs_rank_parse(rank: str):
+    """A declared rank as the engine reads it (``5k``, ``2d``), or ``DirsError`` on the rank saying why."""
     try:
-        parsed = dirs.parse_rank(rank)
+        return dirs.parse_rank(rank)
     except EngineError as error:
         raise DirsError("rank", error.message) from error
+
+
+def dirs_rating_set_initial(
+    *, player: Player, rank: str, club: Club | None = None, user: AbstractBaseUser | None = None
+) -> DirsRating:
+    """A newcomer's first DIRS rating from the declared rank (`rules/go.md`, part 2, "Decision (newcomers)"); ``user``
+    set it (``entered_by``: besides staff, the one organiser who may change it afterwards)."""
+    parsed = dirs_rank_parse(rank)
     if DirsRating.objects.filter(player=player).exists():
         raise DirsError("player", _("%(name)s already has a DIRS rating.") % {"name": player.full_name})
     rating = dirs.rating_from_rank(parsed.number, parsed.kind)
     return DirsRating.objects.create(
-        player=player, rating=rating, initial_rating=rating, declared_rank=parsed.short, club=club or player.club
+        player=player,
+        rating=rating,
+        initial_rating=rating,
+        declared_rank=parsed.short,
+        club=club or player.club,
+        entered_by=user if user is not None and user.is_authenticated else None,
     )
 
 

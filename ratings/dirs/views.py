@@ -84,7 +84,7 @@ def initial(request):
     form = DirsInitialForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            rating = services.dirs_rating_set_initial(**form.cleaned_data)
+            rating = services.dirs_rating_set_initial(**form.cleaned_data, user=request.user)
         except services.DirsError as error:
             form.add_error(error.field if error.field in form.fields else None, error.message)
         else:

@@ -108,7 +108,18 @@ def describe_weekly(run) -> str:
 
 
 def written_weekly(run) -> str:
+    """Each list is published in its own transaction, which records it (``JobStep``): the lists named are written,
+    whenever the run stopped; the others are as they were."""
+    from ratings.jobs import job_steps
+
+    steps = job_steps(run)
+    if not steps:
+        return _("No list was published before the run stopped; every list is as it was. Run it again.")
+
+    def span(weeks: list[str]) -> str:
+        return iso_week(weeks[0]) if len(weeks) == 1 else f"{iso_week(weeks[0])} – {iso_week(weeks[-1])}"
+
+    published = "; ".join(f"{step.step} ({span(step.detail['weeks'])})" for step in steps if step.detail.get("weeks"))
     return _(
-        "Each list is published in its own transaction: a list named above as published is written, the others "
-        "are as they were."
-    )
+        "Published before the run stopped: %(lists)s. Every other list is as it was: run it again to publish them."
+    ) % {"lists": published}

@@ -49,7 +49,7 @@ from ratings.engines.gorbunov import (
 )
 from ratings.gorbunov.params import ALL_FORMATS, engine_settings, validate
 from ratings.models import Engine, RatingChange, RatingEntry, RatingList, RatingSnapshot, StartingRating
-from ratings.progress import Progress
+from ratings.progress import Progress, Written
 from tournaments.models import CardFormat, Discipline, Result, Tournament, TournamentStatus
 
 logger = logging.getLogger(__name__)
@@ -388,11 +388,16 @@ def _lock(rating_list_id: int) -> RatingList:
 
 
 def gorbunov_publish(
-    *, rating_list_id: int, week: dt.date | None = None, progress: Progress | None = None
+    *,
+    rating_list_id: int,
+    week: dt.date | None = None,
+    progress: Progress | None = None,
+    written: Written | None = None,
 ) -> PublicationResult:
     """Publish the list for the rating week that starts on ``week`` (default: this week), and any week before it
     that is still missing. Publishing a published week changes nothing; a list with no publication yet is built
-    from its first tournament (``gorbunov_rebuild``)."""
+    from its first tournament (``gorbunov_rebuild``). ``written(slug, weeks=[...])`` records, inside the
+    publication's transaction, what it wrote (the job's record, ``ratings.jobs.RunProgress.written``)."""
     started = time.perf_counter()
     target = week_start(week or publication_monday())
     with transaction.atomic():
@@ -402,6 +407,8 @@ def gorbunov_publish(
             result = _rebuild_locked(rating_list, target, progress)
             result.status = "published" if result.weeks else "nothing to publish"
             result.seconds = time.perf_counter() - started
+            if written is not None and result.weeks:
+                written(rating_list.slug, weeks=list(result.weeks))
             return result
         if latest.as_of >= target:
             return PublicationResult(rating_list.pk, "already published", seconds=time.perf_counter() - started)
@@ -435,6 +442,8 @@ def gorbunov_publish(
             result.changes += len(week_data.changes)
         if progress:
             progress(len(weeks), len(weeks), "done")
+        if written is not None and result.weeks:
+            written(rating_list.slug, weeks=list(result.weeks))
     result.seconds = time.perf_counter() - started
     logger.info("gorbunov publication of %s: %s, weeks %s", rating_list_id, result.status, ", ".join(result.weeks[-5:]))
     return result
@@ -541,12 +550,12 @@ def _rebuild_locked(rating_list: RatingList, target: dt.date, progress: Progress
     return result
 
 
-def gorbunov_publish_all(*, week: dt.date | None = None) -> list[dict[str, Any]]:
+def gorbunov_publish_all(*, week: dt.date | None = None, written: Written | None = None) -> list[dict[str, Any]]:
     """The Monday job: publish every active Gorbunov list; one list failing does not stop the others."""
     outcomes = []
     for pk in RatingList.objects.filter(engine=Engine.GORBUNOV, is_active=True).values_list("pk", flat=True):
         try:
-            outcomes.append(gorbunov_publish(rating_list_id=pk, week=week).as_dict())
+            outcomes.append(gorbunov_publish(rating_list_id=pk, week=week, written=written).as_dict())
         except Exception as error:
             logger.exception("gorbunov publication of list %s failed", pk)
             outcomes.append({"rating_list_id": pk, "status": "failed", "error": str(error)})

@@ -16,7 +16,7 @@ def gorbunov_publish_weekly(self) -> list[dict]:
         self,
         kind="gorbunov_weekly",
         args=[],
-        call=lambda progress: [publication_outcome(o) for o in services.gorbunov_publish_all()],
+        call=lambda progress: [publication_outcome(o) for o in services.gorbunov_publish_all(written=progress.written)],
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 
 def describe_daily(run) -> str:
@@ -36,17 +37,44 @@ def describe_rebuild(run) -> str:
 
 
 def written_rebuild(run) -> str:
-    """Each date of the range is written in its own transaction: the dates before the failing one are written."""
+    """What a failed or lost rebuild wrote. Each date's snapshots are written in their own transactions, each with its
+    ``JobStep`` (``RunProgress.written``), so the steps say exactly what was committed, whenever the run stopped. The
+    dates before the last one written, and the ``done`` dates the run reported (after their transactions), were
+    rebuilt; the heartbeat alone, written every 15 s, said "nothing" of a run killed after 21 dates (issue 27)."""
+    from ratings.jobs import job_steps
+
     args = run.args.get("args", [])
     if len(args) != 3:
         return ""
     start, end = dt.date.fromisoformat(args[1]), dt.date.fromisoformat(args[2])
-    if run.done <= 0:
+    steps = job_steps(run)
+    dates = sorted({dt.date.fromisoformat(step.step) for step in steps})
+    reported = start + dt.timedelta(days=run.done - 1) if run.done > 0 else None
+    through = max([day for day in (dates[-1] if dates else None, reported) if day is not None], default=None)
+    if through is None:
         return _("Nothing was written: no date of %(start)s – %(end)s was finished.") % {"start": start, "end": end}
-    last = start + dt.timedelta(days=run.done - 1)
-    if last >= end:
-        return _("Every date of %(start)s – %(end)s was written.") % {"start": start, "end": end}
-    return _(
+    text = ""
+    if dates:
+        per_list: dict[str, list[int]] = {}
+        for step in steps:
+            counts = per_list.setdefault(str(step.detail.get("list", "—")), [0, 0])
+            counts[0 if step.detail.get("snapshot") == "written" else 1] += 1
+        lists = "; ".join(
+            _("%(list)s: %(written)s written, %(removed)s removed") % {"list": slug, "written": w, "removed": r}
+            for slug, (w, r) in sorted(per_list.items())
+        )
+        text = (
+            ngettext(
+                "Snapshots written or removed before the run stopped, on %(count)s date up to %(last)s: %(lists)s.",
+                "Snapshots written or removed before the run stopped, on %(count)s dates up to %(last)s: %(lists)s.",
+                len(dates),
+            )
+            % {"count": len(dates), "last": dates[-1], "lists": lists}
+            + " "
+        )
+    if through >= end:
+        return text + _("Every date of %(start)s – %(end)s was written.") % {"start": start, "end": end}
+    return text + _(
         "Written: %(start)s – %(last)s. Not written: %(next)s – %(end)s (those dates keep their old snapshots); "
         "run the rebuild of the range again."
-    ) % {"start": start, "last": last, "next": last + dt.timedelta(days=1), "end": end}
+    ) % {"start": start, "last": through, "next": through + dt.timedelta(days=1), "end": end}

@@ -30,7 +30,7 @@ from ratings.engines.common import Explanation
 from ratings.mahjong.params import settings_to_params, validate_crr, validate_online, validate_rr
 from ratings.mahjong.selectors import MAHJONG_ENGINES, MahjongData, mahjong_data, mahjong_lists, mahjong_settings
 from ratings.models import Engine, RatingEntry, RatingList, RatingSnapshot
-from ratings.progress import Progress
+from ratings.progress import Progress, Written
 from tournaments.models import Discipline, Tournament
 
 logger = logging.getLogger(__name__)
@@ -354,7 +354,12 @@ def mahjong_daily(*, today: date | None = None) -> dict[str, str]:
 
 
 def mahjong_rebuild(
-    *, rating_lists: Iterable[RatingList], start: date, end: date, progress: Progress | None = None
+    *,
+    rating_lists: Iterable[RatingList],
+    start: date,
+    end: date,
+    progress: Progress | None = None,
+    written: Written | None = None,
 ) -> dict[str, int]:
     """Staff rebuild the snapshots of ``start``..``end``: a snapshot on each date where the list's input changed.
 
@@ -363,7 +368,8 @@ def mahjong_rebuild(
     The input is read once for the whole range; each list's engine state goes from date to date recomputing only
     the players whose tournaments entered, left, changed A or were corrected (and part B of all when MAXK moves),
     and each entry's details JSON is reused while the player's numbers stay the same.
-    Returns the number of snapshots written per list slug.
+    ``written(date, list=slug, snapshot="written" | "removed")`` is called inside each date's transaction (the job's
+    record of what it wrote, committed with the snapshot). Returns the number of snapshots written per list slug.
     """
     if end < start:
         raise ValidationError(_("The last date is before the first."))
@@ -380,7 +386,7 @@ def mahjong_rebuild(
         )
         for context in contexts
     }
-    written = {rating_list.slug: 0 for rating_list in lists}
+    counts = {rating_list.slug: 0 for rating_list in lists}
     total = (end - start).days + 1
     for offset in range(total):
         day = start + timedelta(days=offset)
@@ -392,17 +398,22 @@ def mahjong_rebuild(
                 previous[pk].fingerprint is None and not context.counts_any(window)
             ):
                 if day in existing[pk]:
-                    RatingSnapshot.objects.filter(rating_list_id=pk, as_of=day).delete()
+                    with transaction.atomic():
+                        RatingSnapshot.objects.filter(rating_list_id=pk, as_of=day).delete()
+                        if written is not None:
+                            written(day.isoformat(), list=context.rating_list.slug, snapshot="removed")
                 continue
             with transaction.atomic():
                 _lock([context.rating_list])
                 previous[pk] = _store(
                     context=context, as_of=day, window=window, fingerprint=fingerprint, previous=previous[pk]
                 )[1]
-            written[context.rating_list.slug] += 1
+                if written is not None:
+                    written(day.isoformat(), list=context.rating_list.slug, snapshot="written")
+            counts[context.rating_list.slug] += 1
         if progress is not None:
             progress(offset + 1, total, day.isoformat())
-    return written
+    return counts
 
 
 # ---------------------------------------------------------------------------------------------------------------

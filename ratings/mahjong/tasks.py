@@ -35,5 +35,6 @@ def mahjong_rebuild(self, list_ids: list[int], start: str, end: str) -> dict[str
             start=date.fromisoformat(start),
             end=date.fromisoformat(end),
             progress=progress,
+            written=progress.written,
         ),
     )

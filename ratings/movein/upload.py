@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from federation import bounds
 from federation.uploads import Checked, ImportFileError, UploadFlow
 from ratings.engines.common import EngineError
 from ratings.history import SYSTEMS, HistoryError, history_check
@@ -17,7 +18,7 @@ from ratings.models import HistoryUpload
 from ratings.movein.labels import count_label
 
 #: A history is bigger than a tournament's results; the upload is kept in the session until confirmed.
-MAX_BYTES = 20 * 1024 * 1024
+MAX_BYTES = bounds.HISTORY_UPLOAD_MAX_BYTES
 
 
 class HistoryUploadFlow(UploadFlow):

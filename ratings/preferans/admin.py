@@ -28,12 +28,15 @@ from federation.uploads import Checked, UploadFlow
 from ratings.preferans.importing import deals_parse
 from ratings.preferans.models import Deal, DealResult, Game, GameServer, PreferansRating, Seat
 from ratings.preferans.services import (
+    STAFF_PERMISSION,
     DealInput,
     PreferansError,
     deals_apply,
     deals_import_rows,
+    game_owned,
     game_server_create,
     game_server_token_rotate,
+    games_owned,
     ratings_ensure,
 )
 
@@ -159,21 +162,40 @@ class GameAdmin(StaffOnlyFieldsMixin, FederationModelAdmin):
     A finished server game reopened, or moved to another server, would let the same deal be rated twice; the
     servers' names are not shown to organisers at all. A game ends for an organiser through its last deal
     ("The game ends with this deal").
+
+    Each game has an owner (``Game.owner``): an organiser sees, changes and rates deals into their own games only,
+    at every door (the list, the change page, the deal page, the import, the actions), as a tournament is its
+    organiser's; staff see them all and may hand a game to another organiser.
     """
 
-    staff_permission = "preferans.change_gameserver"
+    staff_permission = STAFF_PERMISSION
     staff_only_fields = ("finished",)
-    staff_hidden_fields = ("server",)
-    list_display = ["__str__", "played_at", "server", "finished", "deal_count"]
+    staff_hidden_fields = ("server", "owner")
+    list_display = ["__str__", "played_at", "server", "owner", "finished", "deal_count"]
     list_filter = ["finished", "server"]
+    list_select_related = ["server", "owner"]
     search_fields = ["external_id", "seats__player__last_name", "seats__player__last_name_latin"]
     date_hierarchy = "played_at"
-    fields = ["server", "external_id", "played_at", "finished", "deal_link"]
+    fields = ["server", "owner", "external_id", "played_at", "finished", "deal_link"]
     readonly_fields = ["deal_link"]
     inlines = [SeatInline, DealInline]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).select_related("server").annotate(n_deals=Count("deals"))
+        games = games_owned(user=request.user, games=super().get_queryset(request))
+        return games.select_related("server").annotate(n_deals=Count("deals"))
+
+    def has_change_permission(self, request, obj=None):
+        allowed = super().has_change_permission(request, obj)
+        return allowed and (obj is None or game_owned(game=obj, user=request.user))
+
+    def has_delete_permission(self, request, obj=None):
+        allowed = super().has_delete_permission(request, obj)
+        return allowed and (obj is None or game_owned(game=obj, user=request.user))
+
+    def save_model(self, request, obj, form, change):
+        if not change and obj.owner_id is None:
+            obj.owner = request.user
+        super().save_model(request, obj, form, change)
 
     @admin.display(description=gettext_lazy("deals"), ordering="n_deals")
     def deal_count(self, obj):
@@ -201,7 +223,7 @@ class GameAdmin(StaffOnlyFieldsMixin, FederationModelAdmin):
         return own + super().get_urls()
 
     def deal_view(self, request, pk):
-        game = self.get_object(request, str(pk))
+        game = self.get_object(request, str(pk))  # within the user's games (``get_queryset``): another's is a 404
         if game is None:
             raise Http404(_("No such game."))
         if not self.has_change_permission(request, game) or not request.user.has_perm("preferans.add_deal"):
@@ -279,7 +301,7 @@ class DealsUpload(UploadFlow):
         if errors:
             return Checked(context={"errors": errors})
         try:
-            outcome = deals_import_rows(deals=parsed.deals, dry_run=not save)
+            outcome = deals_import_rows(deals=parsed.deals, dry_run=not save, user=self.request.user)
         except PreferansError as error:
             return Checked(context={"errors": [f"{error.field}: {error.message}"]})
         shown = list(zip(parsed.deals, outcome.applied, strict=True))[: bounds.PREFERANS_PREVIEW_DEALS]

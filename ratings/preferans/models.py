@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -66,6 +67,18 @@ class Game(models.Model):
     external_id = models.CharField(_("game id"), max_length=100, blank=True, help_text=_("The server's own id."))
     played_at = models.DateTimeField(_("date"), default=timezone.now)
     finished = models.BooleanField(_("finished"), default=False)
+    # Who may change the game and rate its deals besides federation staff (``services.games.game_owned``): the
+    # organiser who entered it by hand or imported it. Empty: a game server's game, one imported by staff from the
+    # command line, or one entered before owners were kept (migration 0004): the federation's, staff's alone.
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("owner"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text=_("The organiser who entered the game: they and federation staff change it and enter its deals."),
+    )
     players = models.ManyToManyField(Player, through="Seat", related_name="preferans_games", verbose_name=_("players"))
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 

@@ -136,15 +136,25 @@ def _game_form(server, finished, seats=()):
 def test_organiser_cannot_reopen_or_move_a_server_game_nor_see_the_servers(client):
     server = GameServer.objects.create(name="Сервер Альфа", token_hash="a" * 64, token_prefix="aaaa")
     other = GameServer.objects.create(name="Сервер Бета", token_hash="b" * 64, token_prefix="bbbb")
+    me = organiser()
+    mine = Game.objects.create(server=None, external_id="g-0", finished=True, owner=me)
+    my_seats = [Seat.objects.create(game=mine, player=PlayerFactory(), seat=n) for n in (1, 2, 3)]
     game = Game.objects.create(server=server, external_id="g-1", finished=True)
     seats = [Seat.objects.create(game=game, player=PlayerFactory(), seat=n) for n in (1, 2, 3)]
-    client.force_login(organiser())
-    page = client.get(f"/admin/preferans/game/{game.pk}/change/").content.decode()
-    assert "Сервер Бета" not in page  # no dropdown of every server (the game's own server is in its name)
+    client.force_login(me)
+    page = client.get(f"/admin/preferans/game/{mine.pk}/change/").content.decode()
+    assert "Сервер Бета" not in page  # no dropdown of every server
     listing = client.get("/admin/preferans/game/").content.decode()
+    assert "Сервер Альфа" not in listing
     assert "Сервер Бета" not in listing
-    response = client.post(f"/admin/preferans/game/{game.pk}/change/", _game_form(other, False, seats))
+    response = client.post(f"/admin/preferans/game/{mine.pk}/change/", _game_form(other, False, my_seats))
     assert response.status_code == 302  # the rest of the form saves; the two fields are not in it
+    mine.refresh_from_db()
+    assert (mine.server_id, mine.finished) == (None, True)
+    # A server's game is the federation's: an organiser does not reach it at all (issue 27).
+    response = client.post(f"/admin/preferans/game/{game.pk}/change/", _game_form(other, False, seats))
+    assert response.status_code == 302
+    assert response["Location"].rstrip("/").endswith("/admin")
     game.refresh_from_db()
     assert (game.server_id, game.finished) == (server.pk, True)
 
@@ -213,7 +223,7 @@ def test_organiser_cannot_add_a_deal_to_a_server_game(client):
     seats = [Seat.objects.create(game=game, player=PlayerFactory(), seat=n) for n in (1, 2, 3)]
     client.force_login(organiser())
     data = {f"whists_{seat.player_id}": w for seat, w in zip(seats, (4, -2, -2), strict=True)}
-    assert client.post(f"/admin/preferans/game/{game.pk}/deal/", data).status_code == 403
+    assert client.post(f"/admin/preferans/game/{game.pk}/deal/", data).status_code in (403, 404)
     assert not game.deals.exists()
 
 

@@ -96,11 +96,17 @@ def test_a_logo_is_checked_then_served_with_its_type(client, tmp_path):
         "contact_en": "",
         "email": "",
     }
-    evil = SimpleUploadedFile("logo.svg", b'<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>')
-    refused = client.post(url, {**data, "logo_file": evil})
-    assert refused.status_code == 200
-    assert "script" in refused.content.decode()
-    assert not SiteIdentity.objects.get().logo
+    evil = SimpleUploadedFile(
+        "logo.svg", b'<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script><circle r="1"/></svg>'
+    )
+    cleaned = client.post(url, {**data, "logo_file": evil})
+    assert cleaned.status_code == 302  # stored without what runs (federation.logo), the picture kept
+    stored = bytes(SiteIdentity.objects.get().logo).decode()
+    assert "script" not in stored
+    assert '<circle r="1"/>' in stored
+    unreadable = client.post(url, {**data, "logo_file": SimpleUploadedFile("logo.svg", b"<svg><unclosed></svg>")})
+    assert unreadable.status_code == 200
+    assert "не читается как XML" in unreadable.content.decode()
     bad_colour = client.post(url, {**data, "primary_colour": "red"})
     assert "#RRGGBB" in bad_colour.content.decode()
     saved = client.post(url, {**data, "logo_file": SimpleUploadedFile("logo.png", PNG)})

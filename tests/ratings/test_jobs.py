@@ -305,3 +305,164 @@ def test_a_worker_killed_mid_run_leaves_nothing_half_written_and_the_run_is_lost
         app.conf.update(task_routes=old_routes)
     assert (again.state, again.started_by, again.outcome) == (JobState.SUCCEEDED, staff, {"mahjong-rr": 2})
     assert RatingSnapshot.objects.filter(rating_list=rr).count() == snapshots_before + 2
+
+
+class _Killed(BaseException):
+    """Stands for SIGKILL: ``job_execute`` records an ``Exception`` as a failure; after a kill nothing is recorded."""
+
+
+def test_a_rebuild_killed_after_some_dates_reports_the_dates_it_committed(client, monkeypatch):
+    """Issue 27: a rebuild killed 4 s in was reported "Nothing was written: no date … was finished" though 21 dates
+    were committed (the report read ``done``, saved by the 15-s heartbeat). Each date now records itself in its own
+    transaction, so the lost run's report names exactly the dates whose snapshots were committed."""
+    rr = _mahjong_history()
+    mahjong_tournament(players=[PlayerFactory() for _ in range(16)], end=datetime.date(2025, 1, 15))
+    original = mahjong_services._store
+
+    def store(**kwargs):
+        if kwargs["as_of"] >= datetime.date(2025, 2, 1):
+            raise _Killed
+        return original(**kwargs)
+
+    monkeypatch.setattr(mahjong_services, "_store", store)
+    staff = _publisher(client)
+
+    def rebuild(progress):
+        return mahjong_services.mahjong_rebuild(
+            rating_lists=[rr],
+            start=datetime.date(2025, 1, 1),
+            end=datetime.date(2025, 3, 1),
+            progress=progress,
+            written=progress.written,
+        )
+
+    with pytest.raises(_Killed):
+        jobs.job_run_here(kind="mahjong_rebuild", args=[[rr.pk], "2025-01-01", "2025-03-01"], call=rebuild, user=staff)
+    committed = sorted(rr.snapshots.values_list("as_of", flat=True))
+    assert committed == [datetime.date(2025, 1, 1), datetime.date(2025, 1, 15)]
+    # What the database holds of a worker killed then: running, the heartbeat's step count still 0, silent since.
+    stale = timezone.now() - jobs.LOST_AFTER - datetime.timedelta(seconds=1)
+    JobRun.objects.update(in_process=False, done=0, total=0, heartbeat_at=stale)
+    run = JobRun.objects.get()
+    state = client.get(f"/en/admin/ratings/jobrun/{run.pk}/change/", {"format": "json"}).json()
+    assert state["state"] == "lost"
+    assert "Nothing was written" not in state["summary"]
+    assert "on 2 dates up to 2025-01-15: mahjong-rr: 2 written, 0 removed" in state["summary"]
+    assert "Written: 2025-01-01 – 2025-01-15. Not written: 2025-01-16 – 2025-03-01" in state["summary"]
+    assert list(run.steps.values_list("step", "detail")) == [
+        ("2025-01-01", {"list": "mahjong-rr", "snapshot": "written"}),
+        ("2025-01-15", {"list": "mahjong-rr", "snapshot": "written"}),
+    ]
+
+
+def test_a_date_rolled_back_is_not_recorded_as_written():
+    """The record of a date is in the date's transaction: a date that fails after its record is neither written nor
+    recorded."""
+    rr = _mahjong_history()
+    run = JobRun.objects.create(
+        task_id="t", kind="mahjong_rebuild", args={"args": [[rr.pk], "2025-01-01", "2025-03-01"]}
+    )
+    progress = jobs.RunProgress(run.pk, lambda *args: None)
+
+    def written(step, **detail):
+        progress.written(step, **detail)
+        if step == "2025-02-01":
+            raise RuntimeError("disk full")  # after the record: the date's transaction takes both back
+
+    with pytest.raises(RuntimeError):
+        mahjong_services.mahjong_rebuild(
+            rating_lists=[rr], start=datetime.date(2025, 1, 1), end=datetime.date(2025, 3, 1), written=written
+        )
+    assert list(rr.snapshots.values_list("as_of", flat=True)) == [datetime.date(2025, 1, 1)]
+    assert list(run.steps.values_list("step", flat=True)) == ["2025-01-01"]
+
+
+@pytest.mark.celery_worker
+def test_a_worker_killed_after_some_dates_is_reported_with_the_dates_it_committed(celery_workers, client):
+    """Issue 27 with real processes: a rebuild on a real worker commits 2025-01-01, then waits at 2025-02-01 (another
+    connection holds an uncommitted snapshot of that date, so the worker's insert waits on the unique key), and is
+    killed with SIGKILL. Its heartbeat has said nothing yet; the lost run's report names the committed date."""
+    import psycopg
+    from django.db import connection
+    from django.db.models import F
+
+    rr = _mahjong_history()
+    _publisher(client)
+    first = celery_workers()
+    old_routes = app.conf.task_routes
+    app.conf.update(task_routes={"ratings.*": {"queue": celery_workers.queue}})
+    db = connection.settings_dict
+    holder = psycopg.connect(
+        host=db["HOST"] or "127.0.0.1", port=db["PORT"] or 5432, user=db["USER"], dbname=db["NAME"], autocommit=False
+    )
+    try:
+        with holder.cursor() as cursor:
+            cursor.execute(
+                f'INSERT INTO "{RatingSnapshot._meta.db_table}" (rating_list_id, as_of, computed_at, summary) '
+                "VALUES (%s, '2025-02-01', now(), '{}')",
+                [rr.pk],
+            )
+        response = client.post(
+            "/en/admin/ratings/ratinglist/mahjong/rebuild/",
+            {"lists": str(rr.pk), "start": "2025-01-01", "end": "2025-03-01", "confirm": "on"},
+        )
+        assert response.status_code == 302
+        run = _wait_for(JobRun.objects.get(), {JobState.RUNNING})
+        with connection.cursor() as cursor:  # the worker waits at 2025-02-01, 2025-01-01 committed
+            for _ in range(200):
+                cursor.execute(
+                    "SELECT count(*) FROM pg_stat_activity"
+                    " WHERE wait_event_type = 'Lock' AND datname = current_database()"
+                )
+                if cursor.fetchone()[0]:
+                    break
+                __import__("time").sleep(0.1)
+            else:
+                pytest.fail("the worker never reached 2025-02-01")
+        first.kill()
+        first.wait(timeout=20)
+        holder.rollback()
+        assert list(rr.snapshots.values_list("as_of", flat=True)) == [datetime.date(2025, 1, 1)]
+        JobRun.objects.filter(pk=run.pk).update(heartbeat_at=F("heartbeat_at") - jobs.LOST_AFTER)
+        state = client.get(f"/en/admin/ratings/jobrun/{run.pk}/change/", {"format": "json"}).json()
+    finally:
+        holder.close()
+        app.conf.update(task_routes=old_routes)
+    assert state["state"] == "lost"
+    assert "Nothing was written" not in state["summary"]
+    assert "on 1 date up to 2025-01-01: mahjong-rr: 1 written, 0 removed" in state["summary"]
+    assert "Not written: 2025-" in state["summary"]
+
+
+def test_a_weekly_publication_killed_between_lists_names_the_lists_it_published(client, monkeypatch):
+    """The Monday job publishes each list in its own transaction, which records it: a run killed before the second
+    list names the first as published, though its outcome was never stored."""
+    from ratings.gorbunov import services as gorbunov_services
+    from tests.factories import ResultFactory, TournamentFactory
+
+    gorbunov_services.gorbunov_setup_defaults()
+    tournament = TournamentFactory(start_date=timezone.localdate() - datetime.timedelta(days=14), k=2)
+    for place in range(1, 5):
+        ResultFactory(tournament=tournament, place=place)
+    original = gorbunov_services.gorbunov_publish
+    first = RatingList.objects.filter(engine="gorbunov", is_active=True).order_by("pk").first()
+
+    def publish(*, rating_list_id, **kwargs):
+        if rating_list_id != first.pk:
+            raise _Killed
+        return original(rating_list_id=rating_list_id, **kwargs)
+
+    monkeypatch.setattr(gorbunov_services, "gorbunov_publish", publish)
+    with pytest.raises(_Killed):
+        jobs.job_run_here(
+            kind="gorbunov_weekly",
+            args=[],
+            call=lambda progress: gorbunov_services.gorbunov_publish_all(written=progress.written),
+        )
+    stale = timezone.now() - jobs.LOST_AFTER - datetime.timedelta(seconds=1)
+    JobRun.objects.update(in_process=False, heartbeat_at=stale)
+    _publisher(client)
+    run = JobRun.objects.get()
+    summary = client.get(f"/en/admin/ratings/jobrun/{run.pk}/change/", {"format": "json"}).json()["summary"]
+    assert f"Published before the run stopped: {first.slug} (" in summary
+    assert first.snapshots.exists()

@@ -400,6 +400,23 @@ def test_a_tampered_hash_is_refused(logged_in, tournament, players, existing):
     assert list(Result.objects.all()) == [existing]
 
 
+def test_confirming_the_same_import_in_a_second_tab_says_it_was_imported_already(logged_in, tournament, players):
+    """Issue 27: the organiser previews a file in two tabs and confirms in both; the second said "The file on the page
+    is not the one last uploaded here" although it was, and had just been imported. Now it says so, and imports
+    nothing twice."""
+    text = f"place;player_id\n1;{players[0].pk}\n2;{players[1].pk}\n"
+    first = _preview(logged_in, tournament, _csv(text)).context["sha256"]
+    second = _preview(logged_in, tournament, _csv(text)).context["sha256"]  # the other tab, the same file
+    assert first == second
+    assert _confirm(logged_in, tournament, first).status_code == 302
+    response = _confirm(logged_in, tournament, second)
+    assert response.status_code == 302
+    page = logged_in.get(response["Location"]).content.decode()
+    assert "This file was already imported (2 results imported" in page
+    assert "not the one last uploaded" not in page
+    assert Result.objects.filter(tournament=tournament).count() == 2
+
+
 def test_confirming_an_earlier_upload_after_a_new_one_is_refused(logged_in, tournament, players, existing):
     clean = _preview(logged_in, tournament, _csv(f"place;player_id\n1;{players[0].pk}\n"))
     _preview(logged_in, tournament, _csv("place;player_id\n1;999999\n"))

@@ -181,8 +181,39 @@ def test_paste_from_a_spreadsheet_replaces_the_results_after_the_checks(client):
     )
     text = response.content.decode()
     assert response.status_code == 200
-    assert "Row 2, player" in text
+    assert "Row 1, player" in text  # the paste's own line, not the CSV's (issue 27: the added header was counted)
     assert tournament.results.count() == 3
+
+
+def test_paste_errors_name_the_lines_as_pasted_and_stand_above_the_grid(client):
+    """Issue 27: the rows were numbered one too high (the header the editor adds was counted) and the errors stood
+    below an empty grid, out of view. Now each error names the line of the paste, empty lines counted as the
+    organiser sees them, and the errors with the paste's form come first on the page."""
+    user = organiser()
+    tournament = TournamentFactory(organiser=user, status=TournamentStatus.DRAFT)
+    a = PlayerFactory()
+    client.force_login(user)
+    table = f"1\t{a.pk}\n\n2\tНиктов Никто\n0\t\tГость\n"
+    response = client.post("/en" + _editor(tournament), {"action": "paste", "table": table})
+    text = response.content.decode()
+    assert response.status_code == 200
+    assert "Row 3, player" in text
+    assert "Row 4, place" in text
+    assert "Row 2," not in text
+    assert "Row 5," not in text
+    errors, grid = text.index('id="results-paste-errors"'), text.index('id="results-grid"')
+    assert errors < text.index('id="results-paste-form"') < grid
+    assert text.count('id="results-paste-form"') == 1
+    assert not Result.objects.exists()
+
+
+def test_a_pasted_table_with_its_own_header_is_numbered_as_pasted(client):
+    user = organiser()
+    tournament = TournamentFactory(organiser=user, status=TournamentStatus.DRAFT)
+    client.force_login(user)
+    table = "место\tигрок\n1\tНиктов Никто\n"
+    text = client.post("/en" + _editor(tournament), {"action": "paste", "table": table}).content.decode()
+    assert "Row 2, player" in text
 
 
 def test_submitted_is_locked_for_its_organiser_until_staff_return_it(client):

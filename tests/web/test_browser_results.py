@@ -188,3 +188,29 @@ def test_the_results_grid_from_the_keyboard(page, live_server):
     page.get_by_role("button", name="Save", exact=True).click()
     expect(page.locator("#results-errors")).to_contain_text("Row 3 names two people")
     assert tournament.results.get(place=3).player is None
+
+
+def test_a_bad_paste_is_answered_at_the_top_with_the_lines_as_pasted(page, live_server):
+    """Issue 27: the paste's errors stood below an empty grid (out of view on a phone) and named each line one too
+    far down. After a bad paste the organiser sees the errors at once, beside the table they pasted."""
+    user = organiser(username="org")
+    tournament = Tournament.objects.create(
+        name="Кубок",
+        discipline="ccg",
+        start_date=datetime.date(2026, 3, 7),
+        end_date=datetime.date(2026, 3, 7),
+        card_format="constructed",
+        k=1,
+        organiser=user,
+        status=TournamentStatus.DRAFT,
+    )
+    url = f"/en/admin/tournaments/tournament/{tournament.pk}/results/"
+    _log_in(page, live_server, "org", url)
+    page.locator("textarea.results-paste").fill("1\tНиктов Никто\n2\tНектов Некто\n")
+    page.locator("#results-paste-save").click()
+    errors = page.locator("#results-paste-errors")
+    expect(errors).to_be_in_viewport()
+    expect(errors).to_contain_text("Row 1, player")
+    expect(errors).to_contain_text("Row 2, player")
+    expect(page.locator("textarea.results-paste")).to_have_value("1\tНиктов Никто\n2\tНектов Некто\n")
+    assert not Result.objects.filter(tournament=tournament).exists()

@@ -14,9 +14,10 @@ from django.db.models import Count, IntegerField, OuterRef, Subquery
 from django.http import HttpRequest
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from ninja import Query
+from ninja import Path, Query
 from pydantic import BeforeValidator, StringConstraints, WithJsonSchema
 
+from federation import bounds
 from federation.api.common import ApiError, JsonApi, install_error_handlers
 from federation.api.http import AnonymousRate, etag_for, versioned_answer
 from federation.api.v1 import history as history_reads
@@ -83,7 +84,14 @@ api = JsonApi(
 install_error_handlers(api)
 
 ERRORS = {400: ErrorsOut, 404: ErrorsOut, 429: ErrorsOut}
-WEEK = re.compile(r"^(\d{4})-W(\d{2})$")
+# Every bound the operations enforce on one parameter is in its schema (issue 27: seven requests valid by the
+# document were refused); rules between parameters are in the operation's description. A schemathesis run over the
+# document (tests/federation/api/test_v1_schema_fuzz.py) finds no request valid by it refused.
+#: An ISO week: years 0001-9999, weeks 01-53 (a week 53 of a year that has 52 is the week after its week 52).
+WEEK_PATTERN = r"^(000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-9][0-9]{3})-W(0[1-9]|[1-4][0-9]|5[0-3])$"
+WEEK = re.compile(WEEK_PATTERN)
+#: Text a person types into a search box: no control characters (PostgreSQL refuses NUL; none is part of a name).
+PRINTABLE = r"^[^\u0000-\u001f\u007f]*$"
 
 Lang = Annotated[
     Language | None, Query(description="language of names and texts (default: Accept-Language's, else ru)")
@@ -99,7 +107,9 @@ def _printable(value: str, field: str) -> str:
     return value
 
 
-Search = Annotated[str, Query(max_length=100, description="words of a name")]
+Search = Annotated[str, Query(max_length=100, pattern=PRINTABLE, description="words of a name, no control characters")]
+#: The site's ids are PostgreSQL bigints: a larger number names nothing and is refused by the schema.
+Id = Annotated[int, Path(ge=1, le=bounds.API_MAX_ID, description="the id")]
 
 
 def _iso_date(value):
@@ -124,13 +134,15 @@ def _paging(count: int, page: int, per_page: int) -> dict:
 def _asked(date: dt.date | None, week: str | None) -> AskedDate:
     if week:
         match = WEEK.match(week)
-        try:
-            if not match:
-                raise ValueError(week)
-            return AskedDate(dt.date.fromisocalendar(int(match[1]), int(match[2]), 1))
-        except ValueError:
+        if not match:
             message = _("“%(week)s” is not an ISO week (YYYY-Www, e.g. 2026-W10)") % {"week": week[:40]}
-            raise ApiError(400, "week", message) from None
+            raise ApiError(400, "week", message)
+        year, number = int(match[1]), int(match[2])
+        try:
+            return AskedDate(dt.date.fromisocalendar(year, number, 1))
+        except ValueError:  # week 53 of a year of 52 weeks: the Monday after its week 52
+            monday = dt.date.fromisocalendar(year, 52, 1)
+            return AskedDate(monday + dt.timedelta(days=7) if monday.year < dt.MAXYEAR else dt.date.max)
     return AskedDate(date)
 
 
@@ -160,7 +172,9 @@ def rating_list(
     request: HttpRequest,
     slug: str,
     date: Annotated[IsoDate | None, Query(description="the list in force on this date (YYYY-MM-DD)")] = None,
-    week: Annotated[str | None, Query(description="the list of this ISO week (YYYY-Www); wins over date")] = None,
+    week: Annotated[
+        str | None, Query(pattern=WEEK_PATTERN, description="the list of this ISO week (YYYY-Www); wins over date")
+    ] = None,
     league: Annotated[Literal["amateur", "pro"], Query(description="preferans only: the league")] = "amateur",
     page: PageNo = 1,
     per_page: PerPage = 50,
@@ -253,7 +267,7 @@ def players(request, search: Search = "", page: PageNo = 1, per_page: PerPage = 
 
 
 @api.get("/players/{id}/", response={200: PlayerOut, **ERRORS}, url_name="player", tags=["players"])
-def player(request, id: int, lang: Lang = None):
+def player(request, id: Id, lang: Lang = None):
     """A player and their rating in every system they hold one in."""
     player = _player_or_404(id)
     urls = reads.Urls(request_language(request))
@@ -269,7 +283,7 @@ def player(request, id: int, lang: Lang = None):
 @api.get("/players/{id}/history/", response={200: HistoryOut, **ERRORS}, url_name="player_history", tags=["players"])
 def player_history(
     request: HttpRequest,
-    id: int,
+    id: Id,
     system: Annotated[
         Literal["all", "gorbunov", "mahjong", "preferans", "dirs"], Query(description="one system, or all")
     ] = "all",
@@ -310,7 +324,7 @@ def player_history(
     url_name="player_tournaments",
     tags=["players"],
 )
-def player_tournaments(request, id: int, page: PageNo = 1, per_page: PerPage = 50, lang: Lang = None):
+def player_tournaments(request, id: Id, page: PageNo = 1, per_page: PerPage = 50, lang: Lang = None):
     """The player's results in public tournaments, newest first."""
     player = _player_or_404(id)
     results = player_results(player=player)
@@ -375,7 +389,7 @@ def tournaments(
 
 
 @api.get("/tournaments/{id}/", response={200: TournamentOut, **ERRORS}, url_name="tournament", tags=["tournaments"])
-def tournament(request, id: int, lang: Lang = None):
+def tournament(request, id: Id, lang: Lang = None):
     """A public tournament: its results, whether and why it counts in each list, and for Go its rounds, pairings and
     standings."""
     if not 0 < id < 2**63:
@@ -409,14 +423,17 @@ def _numbers(raw: str, name: str, low: float, high: float) -> list[float]:
     return values
 
 
-NumberList = Annotated[str, StringConstraints(max_length=2000, pattern=r"^[0-9eE+\-.,; ]*$")]
+#: A rating of the preferans calculator, 0 to 10,000 (``selectors.CALC_MIN_RATING``..``CALC_MAX_RATING``).
+_RATING = r"(10000(\.0+)?|[0-9]{1,4}(\.[0-9]+)?)"
+#: 1 to 20 of them, separated by commas or semicolons: 20 × 20 is the calculator's largest grid (``CALC_MAX_CELLS``).
+NumberList = Annotated[str, StringConstraints(max_length=2000, pattern=rf"^ *{_RATING}( *[,;] *{_RATING}){{0,19}} *$")]
 
 
 @api.get("/calculators/preferans/", url_name="calc_preferans", tags=["calculators"], response={200: dict, **ERRORS})
 def calc_preferans(
     request,
-    ratings: Annotated[NumberList, Query(description="player ratings, comma-separated (rows)")],
-    tables: Annotated[NumberList, Query(description="table ratings, comma-separated (columns)")],
+    ratings: Annotated[NumberList, Query(description="1 to 20 player ratings, 0 to 10000, comma-separated (rows)")],
+    tables: Annotated[NumberList, Query(description="1 to 20 table ratings, 0 to 10000, comma-separated (columns)")],
     whists: Annotated[int, Query(ge=-1000, le=1000, description="the player's whists in the deal")],
 ):
     """The SmartPref-style grid: the change of a player rated ``ratings[i]`` at a table rated ``tables[j]`` scoring
@@ -432,15 +449,29 @@ def calc_preferans(
     return {"ratings": rows, "tables": columns, "whists": whists, "cells": grid}
 
 
+#: The Gorbunov calculator's largest tournament (``ratings.gorbunov.calculator.MAX_PARTICIPANTS``).
+GORBUNOV_MAX_PARTICIPANTS = 256
+#: The formats a card tournament may have (``tournaments.models.CardFormat``), or none.
+CardFormatName = Literal["", "constructed", "limited", "sealed", "draft", "combined", "arena"]
+
+
 @api.get("/calculators/gorbunov/", url_name="calc_gorbunov", tags=["calculators"], response={200: dict, **ERRORS})
 def calc_gorbunov(
     request,
-    u: Annotated[int, Query(ge=2, le=256, description="participants")],
-    rt: Annotated[float, Query(ge=100, le=100_000, allow_inf_nan=False, description="the field's strength Rt")],
-    k: Annotated[int, Query(ge=1, le=100, description="the tournament's coefficient K")],
-    rating: Annotated[int, Query(ge=100, le=100_000, description="your rating")] = 100,
-    format: Annotated[str, Query(max_length=20, description="card format, e.g. constructed")] = "",
-    list: Annotated[str, Query(max_length=60, description="the list's slug (its parameters)")] = "",
+    u: Annotated[int, Query(ge=2, le=GORBUNOV_MAX_PARTICIPANTS, description="participants")],
+    rt: Annotated[
+        float,
+        Query(
+            ge=100,
+            le=bounds.GORBUNOV_RATING_MAX,
+            allow_inf_nan=False,
+            description="the field's strength Rt: at least (rating + 100 × (u − 1)) / u, since nobody is below 100",
+        ),
+    ],
+    k: Annotated[int, Query(ge=1, le=bounds.GORBUNOV_K_MAX, description="the tournament's coefficient K")],
+    rating: Annotated[int, Query(ge=100, le=bounds.GORBUNOV_RATING_MAX, description="your rating")] = 100,
+    format: Annotated[CardFormatName, Query(description="card format; empty: none in particular")] = "",
+    list: Annotated[str, Query(max_length=60, description="the list's slug (its parameters; default rules else)")] = "",
     lang: Lang = None,
 ):
     """ "What if I take place M": your change for every place of a tournament of U players, from the engine."""
@@ -462,19 +493,38 @@ def calc_gorbunov(
         raise ApiError(400, error.field, error.message) from None
 
 
+#: The mahjong calculator's bounds (``ratings.mahjong.calculator``) and the page's default number of hanchans.
+MAHJONG_MAX_PLAYERS, MAHJONG_MAX_HANCHANS, MAHJONG_DEFAULT_HANCHANS = 2000, 100, 8
+_STAGE = r"[1-9][0-9]{0,2}/[1-9][0-9]{0,3}"
+STAGES_PATTERN = rf"^ *({_STAGE}( *[,;] *{_STAGE})*)? *$"
+
+
 @api.get("/calculators/mahjong/", url_name="calc_mahjong", tags=["calculators"], response={200: dict, **ERRORS})
 def calc_mahjong(
     request,
-    players: Annotated[int, Query(ge=2, le=10_000, description="players")],
-    hanchans: Annotated[int | None, Query(ge=1, le=1000, description="hanchans (without stages)")] = None,
+    players: Annotated[int, Query(ge=2, le=MAHJONG_MAX_PLAYERS, description="players")],
+    hanchans: Annotated[
+        int | None,
+        Query(ge=1, le=MAHJONG_MAX_HANCHANS, description="hanchans, without stages (default 8, as on the page)"),
+    ] = None,
     a: Annotated[float, Query(ge=0, le=100, allow_inf_nan=False, description="part A, percent")] = 100,
-    stages: Annotated[str, Query(max_length=500, pattern=r"^[0-9/,; ]*$", description='"10/28, 10/8"')] = "",
+    stages: Annotated[
+        str,
+        Query(
+            max_length=500,
+            pattern=STAGES_PATTERN,
+            description='the stages of a tournament with cut-offs as hanchans/players, e.g. "10/28, 10/8": the first '
+            "stage's players are the tournament's, each stage's players at most the stage before's, and the "
+            "hanchans at most 100 in all",
+        ),
+    ] = "",
 ):
     """The W coefficient of a tournament (RR/CRR), stage by stage, from the engine."""
     from ratings.engines.common import EngineError
     from ratings.mahjong import calculator
 
-    query = {"players": str(players), "hanchans": "" if hanchans is None else str(hanchans), "a": repr(a)}
+    query = {"players": str(players), "hanchans": str(MAHJONG_DEFAULT_HANCHANS if hanchans is None else hanchans)}
+    query["a"] = repr(a)
     if stages:
         query["stages"] = stages
     try:
@@ -486,16 +536,25 @@ def calc_mahjong(
 @api.get("/calculators/go-handicap/", url_name="calc_go", tags=["calculators"], response={200: dict, **ERRORS})
 def calc_go(
     request,
-    a: Annotated[int, Query(ge=0, le=10_000, description="player A's rating")],
-    b: Annotated[int, Query(ge=0, le=10_000, description="player B's rating")],
+    a: Annotated[int, Query(ge=0, le=10_000, description="player A's rating (on the DIRS scale, above 300 is 300)")],
+    b: Annotated[int, Query(ge=0, le=10_000, description="player B's rating (on the DIRS scale, above 300 is 300)")],
     scale: Annotated[Literal["tournament", "dirs"], Query(description="the rating scale")] = "tournament",
     half_stone: Annotated[bool, Query(description="half-stone step (FUS)")] = False,
     lang: Lang = None,
 ):
-    """Stones, komi and who takes black, on the tournament scale or the DIRS scale."""
+    """Stones, komi and who takes black, on the tournament scale or the DIRS scale.
+
+    The DIRS scale ends at 300 and every rating from 290 up is 9 dan (`rules/go.md`, part 2): a larger number asked on
+    it is read as 300, and ``note`` says so."""
+    from ratings.dirs.models import DIRS_RATING_MAX
     from tournaments.go.calculator import handicap
 
+    note = ""
+    if scale == "dirs" and max(a, b) > DIRS_RATING_MAX:
+        note = _("The DIRS scale ends at 300 (9 dan): a rating above it is read as 300.")
+        a, b = min(a, DIRS_RATING_MAX), min(b, DIRS_RATING_MAX)
     try:
-        return handicap(scale=scale, a=a, b=b, half_stone=half_stone)
+        answer = handicap(scale=scale, a=a, b=b, half_stone=half_stone)
+        return {**answer, "note": note} if note else answer
     except FieldError as error:
         raise ApiError(400, error.field, error.message) from None

@@ -20,13 +20,22 @@ from ratings.preferans.services.bulk_import import (
 from ratings.preferans.services.common import MAX_TABLE, MIN_TABLE, PreferansError
 from ratings.preferans.services.deal_sql import LockedGame, bound_cursor, game_lock_for_token
 from ratings.preferans.services.deals import AppliedDeal, DealInput, ImportOutcome, deals_apply, deals_import_rows
-from ratings.preferans.services.games import game_create, game_finish, ratings_ensure, starting_state
+from ratings.preferans.services.games import (
+    STAFF_PERMISSION,
+    game_create,
+    game_finish,
+    game_owned,
+    games_owned,
+    ratings_ensure,
+    starting_state,
+)
 from ratings.preferans.services.rating_list import preferans_setup_defaults, rating_settings
 from ratings.preferans.services.servers import game_server_create, game_server_token_rotate
 
 __all__ = [
     "MAX_TABLE",
     "MIN_TABLE",
+    "STAFF_PERMISSION",
     "AppliedDeal",
     "BulkDeal",
     "BulkGame",
@@ -43,8 +52,10 @@ __all__ = [
     "game_create",
     "game_finish",
     "game_lock_for_token",
+    "game_owned",
     "game_server_create",
     "game_server_token_rotate",
+    "games_owned",
     "preferans_setup_defaults",
     "rating_settings",
     "ratings_ensure",

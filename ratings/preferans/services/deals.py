@@ -13,8 +13,10 @@ import datetime
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from federation import versions
 from federation.models import Player
@@ -31,7 +33,7 @@ from ratings.preferans.services.deal_sql import (
     write_deals,
     write_one_deal,
 )
-from ratings.preferans.services.games import ratings_ensure
+from ratings.preferans.services.games import game_owned, ratings_ensure
 from ratings.preferans.services.rating_list import rating_settings
 
 
@@ -220,17 +222,18 @@ class ImportOutcome:
     games_created: int
 
 
-def deals_import_rows(*, deals: Sequence, dry_run: bool) -> ImportOutcome:
+def deals_import_rows(*, deals: Sequence, dry_run: bool, user: AbstractBaseUser | None = None) -> ImportOutcome:
     """Create the new games and apply the parsed deals (``importing.ParsedDeal``), all or nothing.
 
     ``dry_run`` rates everything and rolls back: the preview shows the very changes the import will make. A bad deal
-    raises ``PreferansError`` whose field is ``row N.<column>``.
+    raises ``PreferansError`` whose field is ``row N.<column>``. ``user`` (the admin's import) owns the new games and
+    may add deals only to games they own (``game_owned``: federation staff to any); None is the command line's.
 
     The games are found and created in a few statements for the whole file, not a handful per game: a 2 MB file
     holds over a thousand games, and a statement per game made its preview run past any request's time.
     """
     with transaction.atomic():
-        games, created = _import_games(deals)
+        games, created = _import_games(deals, user)
         inputs = [
             DealInput(
                 game=games[parsed.game], whists=parsed.whists, external_id=parsed.deal, where=f"row {parsed.rows[0]}"
@@ -247,9 +250,9 @@ def deals_import_rows(*, deals: Sequence, dry_run: bool) -> ImportOutcome:
 _LOOKUP_BATCH = 500
 
 
-def _import_games(deals: Sequence) -> tuple[dict[str, Game], int]:
+def _import_games(deals: Sequence, user: AbstractBaseUser | None) -> tuple[dict[str, Game], int]:
     """The file's games by id: those stored (by hand, no server) and the new ones, created with the players of their
-    first deal as the table, as ``game_create`` creates one."""
+    first deal as the table, as ``game_create`` creates one, owned by ``user``."""
     first: dict[str, object] = {}
     for parsed in deals:
         first.setdefault(parsed.game, parsed)
@@ -258,6 +261,14 @@ def _import_games(deals: Sequence) -> tuple[dict[str, Game], int]:
     for start in range(0, len(keys), _LOOKUP_BATCH):
         chunk = keys[start : start + _LOOKUP_BATCH]
         games.update((g.external_id, g) for g in Game.objects.filter(server__isnull=True, external_id__in=chunk))
+    if user is not None:
+        for key, game in games.items():
+            if not game_owned(game=game, user=user):
+                raise PreferansError(
+                    f"row {first[key].rows[0]}.game",
+                    _("the game “%(game)s” was entered by someone else; only they and federation staff add its deals")
+                    % {"game": key},
+                )
     new = [first[key] for key in keys if key not in games]
     if not new:
         return games, 0
@@ -283,7 +294,7 @@ def _import_games(deals: Sequence) -> tuple[dict[str, Game], int]:
         played_at = now
         if parsed.date:
             played_at = timezone.make_aware(datetime.datetime.combine(parsed.date, datetime.time(12)))
-        rows.append(Game(server=None, external_id=parsed.game, played_at=played_at))
+        rows.append(Game(server=None, external_id=parsed.game, played_at=played_at, owner=user))
     try:
         with transaction.atomic():
             Game.objects.bulk_create(rows, batch_size=_LOOKUP_BATCH)

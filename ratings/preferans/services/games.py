@@ -5,7 +5,9 @@ from __future__ import annotations
 import datetime
 from collections.abc import Sequence
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from federation.models import Player
@@ -14,6 +16,26 @@ from ratings.models import Engine, StartingRating
 from ratings.preferans.models import Game, GameServer, PreferansRating, Seat
 from ratings.preferans.services.common import MAX_TABLE, MIN_TABLE, PreferansError
 from ratings.preferans.services.rating_list import rating_settings
+
+#: Federation staff for preferans: they change any game and rate deals into it. The organisers' group does not hold
+#: it (``federation.roles``); organisers change only the games they own (``Game.owner``).
+STAFF_PERMISSION = "preferans.change_gameserver"
+
+
+def games_owned(*, user: AbstractBaseUser, games: QuerySet[Game] | None = None) -> QuerySet[Game]:
+    """The games (of ``games``, default all) ``user`` may change and rate deals into: every one for federation staff,
+    their own for anyone else (an organiser never sees another organiser's game, nor a game server's, in the
+    admin)."""
+    games = Game.objects.all() if games is None else games
+    if user.has_perm(STAFF_PERMISSION):
+        return games
+    if not user.is_authenticated:
+        return games.none()
+    return games.filter(owner_id=user.pk)
+
+
+def game_owned(*, game: Game, user: AbstractBaseUser) -> bool:
+    return user.has_perm(STAFF_PERMISSION) or (user.is_authenticated and game.owner_id == user.pk)
 
 
 def _check_table(player_ids: Sequence, where: str) -> list[int]:

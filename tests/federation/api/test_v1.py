@@ -160,7 +160,7 @@ def test_a_player_with_ratings_history_and_tournaments(client, demo):
     assert dates == sorted(dates, reverse=True)
     tournaments = _ok(client, f"{V1}/players/{player.pk}/tournaments/")
     assert tournaments["paging"]["count"] >= 1
-    _refused(client.get(f"{V1}/players/{10**30}/"), 404, "id")
+    _refused(client.get(f"{V1}/players/{10**30}/"), 400, "id")  # beyond the ids' bound stated in the schema
     _refused(client.get(f"{V1}/players/abc/"), 400, "id")
 
 
@@ -239,7 +239,12 @@ def test_calculators_answer_and_name_a_bad_parameter(client, db):
     _ok(client, f"{V1}/calculators/mahjong/?players=40&hanchans=8")
     _refused(client.get(f"{V1}/calculators/mahjong/?players=40&hanchans=8&stages=5/30"), 400, "stages[0]")
     _ok(client, f"{V1}/calculators/go-handicap/?a=2000&b=1500")
-    _refused(client.get(f"{V1}/calculators/go-handicap/?a=2000&b=1500&scale=dirs"), 400, "a")
+    dirs = _ok(client, f"{V1}/calculators/go-handicap/?a=2000&b=1500&scale=dirs&lang=en")
+    assert (dirs["rank_a"], dirs["stones"], dirs["note"]) == (
+        "9d",
+        0,
+        "The DIRS scale ends at 300 (9 dan): a rating above it is read as 300.",
+    )
 
 
 # --- HTTP: conditional requests, the rate limit, CORS, methods -------------------------------------------------------

@@ -226,3 +226,60 @@ def test_an_export_of_tournaments_born_on_the_site_imports_back_unchanged(import
     again = import_doc(exported)
     assert again["created"] == {"players": 0, "starting ratings": 0, "tournaments": 0}
     assert counts == (Player.objects.count(), Tournament.objects.count(), Result.objects.count())
+
+
+def test_rate_on_the_export_agrees_with_the_site_until_a_late_result_and_again_after_a_rebuild(
+    import_doc, export_history, show_list
+):
+    """Issue 27, the README's "Agreement": a tournament approved after its week was published is rated in the next
+    publication with the ratings of its own week, and its change lands in that publication (rules/gorbunov.md,
+    "Decision (late results)"); ``rate`` reads the export's tournaments in date order and has its change land in the
+    week it was played, so the two differ for the players it moved (``rate``'s contract has no way to say "rated
+    later"). A rebuild rates every tournament in its own week, as ``rate`` does: then they agree again."""
+    from ratings.gorbunov.services import gorbunov_publish, gorbunov_rebuild, publication_monday
+    from tournaments.models import Discipline, TournamentStatus
+
+    players = [f"p{i}" for i in range(6)]
+
+    def tournament(key, day, order):
+        return {
+            "id": key,
+            "date": day,
+            "k": 4,
+            "format": "constructed",
+            "results": [{"player": p, "place": n + 1} for n, p in enumerate(order)],
+        }
+
+    doc = {
+        "system": "gorbunov",
+        "ratings": {p: 150 + 20 * n for n, p in enumerate(players)},
+        "tournaments": [
+            tournament("t1", "2019-03-06", players),
+            tournament("t3", "2019-03-20", players[::-1]),
+        ],
+    }
+    import_doc(doc)
+    exported = export_history("gorbunov")
+    assert rate_output(exported) == show_list("gorbunov")  # no late result: they agree
+
+    # A tournament of the first week, approved only now: the next publication rates it, late.
+    rating_list = RatingList.objects.get(slug="gorbunov")
+    late = Tournament.objects.create(
+        name="Опоздавший",
+        discipline=Discipline.CARD_GAMES,
+        start_date=dt.date(2019, 3, 7),
+        end_date=dt.date(2019, 3, 7),
+        card_format="constructed",
+        k=4,
+        status=TournamentStatus.APPROVED,
+    )
+    for place, person in enumerate(players[::-1], start=1):
+        Result.objects.create(tournament=late, player=Player.objects.get(external_id=person), place=place)
+    gorbunov_publish(rating_list_id=rating_list.pk, week=publication_monday() + dt.timedelta(days=7))
+    exported = export_history("gorbunov")
+    assert len(exported["tournaments"]) == 3
+    site, by_rate = show_list("gorbunov"), rate_output(exported)
+    assert site["ratings"] != by_rate["ratings"]
+
+    gorbunov_rebuild(rating_list_id=rating_list.pk)
+    assert show_list("gorbunov")["ratings"] == rate_output(export_history("gorbunov"))["ratings"]

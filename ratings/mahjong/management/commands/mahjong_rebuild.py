@@ -46,7 +46,9 @@ class Command(BaseCommand):
                 progress(done, total, step)
                 report(done, total, step)
 
-            return services.mahjong_rebuild(rating_lists=lists, start=first, end=last, progress=both)
+            return services.mahjong_rebuild(
+                rating_lists=lists, start=first, end=last, progress=both, written=progress.written
+            )
 
         try:
             run = job_run_here(kind="mahjong_rebuild", args=[ids, first.isoformat(), last.isoformat()], call=call)
