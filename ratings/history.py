@@ -26,6 +26,7 @@ from typing import Any
 
 from django.db import transaction
 
+from federation import versions
 from federation.models import Club, Player, country_code_validator
 from ratings.engines.common import EngineError, FieldError
 
@@ -247,6 +248,7 @@ def players_ensure(
         new.append(player)
     with transaction.atomic():
         Player.objects.bulk_create(new, batch_size=2000)
+        versions.changed(Player)
     found.update(
         Player.objects.filter(external_id__in=missing).values_list("external_id", "pk")
         if len(missing) < 5000

@@ -167,3 +167,23 @@ def test_the_code_version_changes_with_a_template(tmp_path, settings):
         assert versions.code_version()[0] != first
     finally:
         versions.code_version.cache_clear()
+
+
+def test_a_snapshot_is_deleted_in_a_few_statements_and_bumps_its_pages(
+    client, committed, django_assert_max_num_queries
+):
+    """The row tables have no delete receiver: Django deletes a snapshot's entries in one statement, not one by
+    one (a mahjong rebuild replaces snapshots of 20,000 entries), and the snapshot's own delete bumps the pages."""
+    from ratings.models import RatingEntry, RatingList, RatingSnapshot
+
+    rating_list = RatingList.objects.get(slug="mahjong-rr")
+    snapshot = RatingSnapshot.objects.create(rating_list=rating_list, as_of=datetime.date(2026, 1, 5))
+    players = PlayerFactory.create_batch(40)
+    RatingEntry.objects.bulk_create(
+        RatingEntry(snapshot=snapshot, player=player, rank=n, rating=500 + n) for n, player in enumerate(players, 1)
+    )
+    first = client.get(PLAYERS)
+    with committed(), django_assert_max_num_queries(6):
+        snapshot.delete()
+    assert not RatingEntry.objects.filter(snapshot_id=snapshot.pk).exists()
+    assert client.get(PLAYERS, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 200
