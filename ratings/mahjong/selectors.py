@@ -225,6 +225,7 @@ def player_lists(*, player_id: int, as_of: date | None = None) -> list[PlayerLis
     lists = list(mahjong_lists())
     snapshots = latest_snapshots(lists=lists, as_of=as_of)
     entries = RatingEntry.objects.filter(player_id=player_id, snapshot__in=[s.pk for s in snapshots.values()])
+    entries = entries.order_by()  # by snapshot, below: not in the model's order (a join with the lists)
     by_snapshot = {entry.snapshot_id: entry for entry in entries}
     found = []
     for rating_list in lists:
@@ -256,6 +257,7 @@ def latest_snapshots(*, lists: list[RatingList], as_of: date | None = None) -> d
     shown = RatingList.objects.filter(pk__in=[rating_list.pk for rating_list in lists])
     snapshots = (
         RatingSnapshot.objects.filter(pk__in=shown.values(in_force=Subquery(in_force.values("pk")[:1])))
+        .order_by()  # by list, below
         .defer("summary")
         .annotate(stored_entries=KT("summary__entries"))
     )
