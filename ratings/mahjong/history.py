@@ -43,7 +43,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from federation.models import country_code_validator
+from federation import versions
+from federation.models import Player, country_code_validator
 from federation.services import player_tournament_counts_refresh
 from ratings.bulk import copy_rows
 from ratings.engines import mahjong as engine
@@ -428,6 +429,8 @@ def mahjong_history_import(
     tournaments = plan["tournaments"]
     ids = [p for t in tournaments for p, _place, _h in t["results"] if p is not None]
     players, created = players_ensure(ids, plan["people"], default_country=plan["country"])
+    if created:
+        versions.changed(Player)  # created in bulk: no signal
     report.add("players", created, len(set(ids)) - created)
     country_changed = _set_country(rating_list, plan["country"])
     known = _known([t["id"] for t in tournaments])
@@ -447,6 +450,7 @@ def mahjong_history_import(
     if fresh:
         touched = {players[p] for t in fresh for p, _place, _h in t["results"] if p is not None}
         player_tournament_counts_refresh(player_ids=touched if len(touched) <= 1000 else None)
+        versions.changed(Player)  # their counts of tournaments, updated in bulk
     today = timezone.localdate()
     if country_changed:
         first = Tournament.objects.filter(discipline=Discipline.MAHJONG).order_by("end_date").first()
@@ -518,6 +522,7 @@ def _write(batch: list[dict[str, Any]], players: dict[str, int], user_id: int | 
             )
         )
     by_id = tournaments_create(rows)
+    versions.changed(Tournament, Stage)  # created in bulk (the results' copy_rows says so too): no signal
     Stage.objects.bulk_create(
         [
             Stage(tournament_id=by_id[t["id"]], number=number, hanchans=hanchans, players=count)

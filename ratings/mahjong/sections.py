@@ -15,15 +15,13 @@ from federation import charts
 from federation.i18n import current_language
 from federation.models import Player
 from ratings.engines import mahjong as engine
-from ratings.mahjong.player_html import player_html
 from ratings.mahjong.selectors import (
     mahjong_data,
     mahjong_lists,
     mahjong_settings,
     player_history,
     player_lists,
-    player_statements,
-    tournament_titles,
+    tournament_names,
 )
 from ratings.mahjong.services import mahjong_tournament_problems
 from tournaments.models import Discipline, Tournament, TournamentStatus
@@ -32,14 +30,14 @@ from tournaments.models import Discipline, Tournament, TournamentStatus
 def player_context(*, player: Player, as_of: date | None, language: str) -> dict:
     """Each list's rating of the player as of a date, the breakdown of part A and part B, and the chart's points.
 
-    Three queries at most, read as plain values (``selectors.player_lists``: the lists, their snapshots in force
-    and the player's entries in one; the history; the names of the tournaments in the breakdowns, when there are
-    any). ``rows``: per list, ``list`` (slug, engine, names), ``name``, ``snapshot`` (``as_of``) or None, ``entry``
-    (``rating``, ``rank``, ``delta``, ``events``, ``details``) or None, ``scores`` (each with ``tournament``: its
-    name, None when deleted since) and ``formula`` (the lines in the language)."""
+    Five queries at most whatever the number of snapshots (``selectors.player_lists``: the lists, their snapshots in
+    force and the player's entries; the history; the tournaments in the breakdowns, when there are any). ``rows``:
+    per list, ``list`` (a ``RatingList``), ``name``, ``snapshot`` (``as_of``) or None, ``entry`` (``rating``,
+    ``rank``, ``delta``, ``events``, ``details``) or None, ``scores`` (each with ``tournament``: the ``Tournament``,
+    None when deleted since) and ``formula`` (the lines in the language)."""
     shown = player_lists(player_id=player.pk, as_of=as_of)
     history = player_history(player_id=player.pk)
-    names = tournament_titles(
+    names = tournament_names(
         {score["t"] for item in shown if item.entry is not None for score in item.entry.details.get("scores", [])}
     )
     key = "ru" if language.startswith("ru") else "en"
@@ -74,7 +72,7 @@ def player_context(*, player: Player, as_of: date | None, language: str) -> dict
                 )
             )
         events += [
-            charts.event(score["end"], score["tournament"]) for score in scores if score["tournament"] is not None
+            charts.event(score["end"], score["tournament"].name) for score in scores if score["tournament"] is not None
         ]
     chart = charts.time_chart(chart_series, events=events, rating=_("rating"), rank=place) if chart_series else None
     return {
@@ -89,10 +87,7 @@ def player_section(request, player: Player) -> str | None:
     context = player_context(player=player, as_of=None, language=current_language())
     if not context["has_any"]:
         return None
-    return player_html(context, in_section=True)
-
-
-player_section.reads = lambda request, player_id: player_statements(player_id=player_id)
+    return render_to_string("mahjong/_player.html", {**context, "in_section": True})
 
 
 def _w_by_stage(tournament: engine.RatedTournament, coefficients: engine.Coefficients) -> list[dict]:

@@ -8,21 +8,16 @@ range and picks each date's window in memory.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
-from decimal import Decimal
-from functools import cache
 
 from dateutil.relativedelta import relativedelta
-from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import OuterRef, QuerySet, Subquery
 from django.db.models.fields.json import KT
 
-from federation.db import bound_cursor
 from federation.models import Player
-from federation.selectors import places_of, player_search
+from federation.selectors import player_places
 from federation.tables import listed
 from ratings.engines import mahjong as engine
 from ratings.engines.common import EngineError
@@ -201,122 +196,41 @@ def snapshot_dates(*, rating_list: RatingList) -> QuerySet[RatingSnapshot]:
     return rating_list.snapshots.order_by("-as_of").only("id", "as_of", "computed_at", "rating_list_id")
 
 
-def snapshot_entries(*, snapshot: RatingSnapshot, search: str = "") -> QuerySet[RatingEntry]:
+def snapshot_entries(*, snapshot: RatingSnapshot) -> QuerySet[RatingEntry]:
+    """A snapshot's entries with what the list's table and its downloads show of each player (one query a page)."""
     entries = RatingEntry.objects.filter(snapshot_id=snapshot.pk).select_related("player")
-    if search.strip():
-        entries = entries.filter(player__in=player_search(queryset=Player.objects.all(), search=search))
     return listed(entries, "rank", "rating", "delta", "events", "snapshot")
 
 
 def snapshot_places(*, snapshot: RatingSnapshot) -> tuple[list[str], list[str]]:
-    """The cities and the countries of a snapshot's players, for the filters: one query."""
-    return places_of(shape="mahjong-snapshot", rows=_snapshot_entries, key=snapshot.pk)
+    """The cities and the countries of a snapshot's players, for the list's filter: one query."""
+    return player_places(
+        players=Player.objects.filter(pk__in=RatingEntry.objects.filter(snapshot_id=snapshot.pk).values("player_id"))
+    )
 
 
-def _snapshot_entries(snapshot_id: int) -> QuerySet[RatingEntry]:
-    return RatingEntry.objects.filter(snapshot_id=snapshot_id)
-
-
-@dataclass(frozen=True, slots=True)
-class ListShown:
-    """An active mahjong list as a player's page names and links it."""
-
-    pk: int
-    slug: str
-    engine: str
-    name: str
-    name_en: str
-
-    def display_name(self, language: str) -> str:
-        """``RatingList.display_name``: the English name on the English pages when there is one."""
-        return self.name_en if language.startswith("en") and self.name_en else self.name
-
-
-@dataclass(frozen=True, slots=True)
-class SnapshotShown:
-    pk: int
-    as_of: date
-
-
-@dataclass(frozen=True, slots=True)
-class EntryShown:
-    """A player's entry in a snapshot: ``details`` as the computation stored it (parts, scores, formula lines)."""
-
-    rank: int
-    rating: Decimal
-    delta: Decimal | None
-    events: int
-    details: dict
-
-
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PlayerList:
     """One active list on a player's page: its snapshot in force (None before its first) and the player's entry in
     that snapshot (None when not listed on that date)."""
 
-    rating_list: ListShown
-    snapshot: SnapshotShown | None
-    entry: EntryShown | None
-
-
-@cache
-def _player_lists_sql() -> str:
-    """Every active mahjong list in the lists' order, the newest snapshot on or before a date picked by a correlated
-    subquery (an index probe on the list and date), and the player's entry in it (a probe on the snapshot and
-    player). Plain SQL that PostgreSQL and SQLite both read; the same text at every request."""
-    lists, snapshots, entries = RatingList._meta.db_table, RatingSnapshot._meta.db_table, RatingEntry._meta.db_table
-    engines = ", ".join(["%s"] * len(MAHJONG_ENGINES))
-    return (
-        "SELECT l.id, l.slug, l.engine, l.name, l.name_en, s.id, s.as_of, e.rank, e.rating, e.delta, e.events,"
-        f" e.details FROM {lists} l LEFT JOIN {snapshots} s ON s.id = (SELECT n.id FROM {snapshots} n"
-        " WHERE n.rating_list_id = l.id AND n.as_of <= %s ORDER BY n.as_of DESC LIMIT 1)"
-        f" LEFT JOIN {entries} e ON e.snapshot_id = s.id AND e.player_id = %s"
-        f" WHERE l.engine IN ({engines}) AND l.is_active ORDER BY l.ordering, l.slug"
-    )
-
-
-@cache
-def _player_history_sql() -> str:
-    lists, snapshots, entries = RatingList._meta.db_table, RatingSnapshot._meta.db_table, RatingEntry._meta.db_table
-    engines = ", ".join(["%s"] * len(MAHJONG_ENGINES))
-    return (
-        f"SELECT s.rating_list_id, s.as_of, e.rating, e.rank FROM {entries} e"
-        f" INNER JOIN {snapshots} s ON s.id = e.snapshot_id INNER JOIN {lists} l ON l.id = s.rating_list_id"
-        f" WHERE e.player_id = %s AND l.engine IN ({engines}) AND l.is_active ORDER BY s.as_of"
-    )
-
-
-def _rows(sql: str, params: list) -> list[tuple]:
-    with bound_cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchall()
-
-
-def _decimal(value) -> Decimal | None:
-    """A numeric column read without the ORM: PostgreSQL gives a ``Decimal``, SQLite a float or an int."""
-    return value if value is None or type(value) is Decimal else Decimal(str(value))
-
-
-def player_statements(*, player_id: int, as_of: date | None = None) -> list[tuple[str, list]]:
-    """What ``player_lists`` and ``player_history`` send (``federation.db.reads_together``)."""
-    return [
-        (_player_lists_sql(), [as_of or date.max, player_id, *MAHJONG_ENGINES]),
-        (_player_history_sql(), [player_id, *MAHJONG_ENGINES]),
-    ]
+    rating_list: RatingList
+    snapshot: RatingSnapshot | None
+    entry: RatingEntry | None
 
 
 def player_lists(*, player_id: int, as_of: date | None = None) -> list[PlayerList]:
-    """The active mahjong lists with the player's entry in each one's snapshot in force on ``as_of`` (today's
-    newest when None): one query, plain values (issue 16: the lists, snapshots and entries as model instances were
-    three queries the ORM wrote again at every request)."""
+    """The active mahjong lists in their order, each with its snapshot in force on ``as_of`` (today's newest when
+    None) and the player's entry in it: three queries (the lists, the snapshots, the entries)."""
+    lists = list(mahjong_lists())
+    snapshots = latest_snapshots(lists=lists, as_of=as_of)
+    entries = RatingEntry.objects.filter(player_id=player_id, snapshot__in=[s.pk for s in snapshots.values()])
+    entries = entries.order_by()  # by snapshot, below: not in the model's order (a join with the lists)
+    by_snapshot = {entry.snapshot_id: entry for entry in entries}
     found = []
-    for row in _rows(_player_lists_sql(), [as_of or date.max, player_id, *MAHJONG_ENGINES]):
-        list_id, slug, engine, name, name_en, snapshot_id, day, rank, rating, change, events, details = row
-        snapshot = SnapshotShown(snapshot_id, day) if snapshot_id is not None else None
-        entry = None
-        if rank is not None:
-            entry = EntryShown(rank, _decimal(rating), _decimal(change), events, json.loads(details))
-        found.append(PlayerList(ListShown(list_id, slug, engine, name, name_en), snapshot, entry))
+    for rating_list in lists:
+        snapshot = snapshots.get(rating_list.pk)
+        found.append(PlayerList(rating_list, snapshot, by_snapshot.get(snapshot.pk) if snapshot else None))
     return found
 
 
@@ -324,29 +238,33 @@ def player_history(*, player_id: int) -> dict[int, list[tuple[str, float, int]]]
     """Every entry of a player in the active mahjong lists, oldest first, per list id: (ISO date, rating, rank), the
     chart's points. One query."""
     history: dict[int, list[tuple[str, float, int]]] = defaultdict(list)
-    for list_id, day, rating, rank in _rows(_player_history_sql(), [player_id, *MAHJONG_ENGINES]):
+    rows = (
+        RatingEntry.objects.filter(player_id=player_id, snapshot__rating_list__in=mahjong_lists())
+        .order_by("snapshot__as_of")
+        .values_list("snapshot__rating_list_id", "snapshot__as_of", "rating", "rank")
+    )
+    for list_id, day, rating, rank in rows:
         history[list_id].append((day.isoformat(), float(rating), rank))
     return history
 
 
 def latest_snapshots(*, lists: list[RatingList], as_of: date | None = None) -> dict[int, RatingSnapshot]:
-    """The snapshot in force of each list (as ``snapshot_at`` without the summary), all in one query: each list's
-    newest snapshot on or before ``as_of`` picked by a correlated subquery."""
-    from django.db.models import OuterRef, Subquery
-
-    newest = RatingSnapshot.objects.filter(rating_list=OuterRef("rating_list"))
+    """The snapshot in force of each list (as ``snapshot_at`` without the summary), by list id, in one query: each
+    list's newest snapshot on or before ``as_of`` picked by a correlated subquery."""
+    in_force = RatingSnapshot.objects.filter(rating_list=OuterRef("pk")).order_by("-as_of")
     if as_of is not None:
-        newest = newest.filter(as_of__lte=as_of)
+        in_force = in_force.filter(as_of__lte=as_of)
+    shown = RatingList.objects.filter(pk__in=[rating_list.pk for rating_list in lists])
     snapshots = (
-        RatingSnapshot.objects.filter(rating_list__in=[rating_list.pk for rating_list in lists])
-        .filter(pk=Subquery(newest.order_by("-as_of").values("pk")[:1]))
+        RatingSnapshot.objects.filter(pk__in=shown.values(in_force=Subquery(in_force.values("pk")[:1])))
+        .order_by()  # by list, below
         .defer("summary")
         .annotate(stored_entries=KT("summary__entries"))
     )
     by_id = {rating_list.pk: rating_list for rating_list in lists}
     found = {}
     for snapshot in snapshots:
-        snapshot.rating_list = by_id[snapshot.rating_list_id]  # as read through the list before: no query for it
+        snapshot.rating_list = by_id[snapshot.rating_list_id]  # the list as read: no query for it
         found[snapshot.rating_list_id] = snapshot
     return found
 
@@ -354,16 +272,3 @@ def latest_snapshots(*, lists: list[RatingList], as_of: date | None = None) -> d
 def tournament_names(ids: list[str] | set[str]) -> dict[str, Tournament]:
     pks = [int(pk) for pk in ids if str(pk).isdigit()]
     return {str(t.pk): t for t in Tournament.objects.filter(pk__in=pks).only("id", "name", "end_date", "city")}
-
-
-def tournament_titles(ids: list[str] | set[str]) -> dict[str, str]:
-    """Tournament id (as the entries' details write it) -> name, for the ids that are still tournaments: one query
-    (none without ids), plain values."""
-    pks = sorted({int(pk) for pk in ids if str(pk).isdigit()})
-    if not pks:
-        return {}
-    table = Tournament._meta.db_table
-    if connection.vendor == "postgresql":  # one statement text whatever the number of ids
-        return {str(pk): name for pk, name in _rows(f"SELECT id, name FROM {table} WHERE id = ANY(%s)", [pks])}
-    marks = ", ".join(["%s"] * len(pks))
-    return {str(pk): name for pk, name in _rows(f"SELECT id, name FROM {table} WHERE id IN ({marks})", pks)}

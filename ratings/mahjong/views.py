@@ -13,9 +13,7 @@ from federation.caching import DATED, TABLE_PARAMS, cached_page
 from federation.exports import csv_response
 from federation.i18n import current_language
 from federation.models import Player
-from federation.table_rows import LeanSource
 from federation.tables import paginate, stored_count, unfiltered
-from federation.versions import SCOPES
 from ratings.dates import asked_date, list_for_date, shown_list
 from ratings.engines.common import FieldError
 from ratings.mahjong import calculator
@@ -32,11 +30,15 @@ from ratings.mahjong.selectors import (
     tournament_names,
 )
 from ratings.mahjong.tables import MahjongEntryTable
-from ratings.models import RatingList, RatingSnapshot
+from ratings.models import RatingList
 
 PER_PAGE = 50
-#: What a list's pages show: the players' names, the lists and the tournaments they count.
-LIST_SCOPES = ("registry", "ratings", "tournaments")
+#: What a list's pages show: the players' names and the lists (the frame shows the federation's identity).
+LIST_SCOPES = ("registry", "ratings")
+#: What the tournaments counted and a player's lists show: the lists and the tournaments' names too.
+TOURNAMENT_SCOPES = ("registry", "ratings", "tournaments")
+#: What the calculator's page reads of the address: its form's fields, filled in.
+CALCULATOR_FIELDS = ("players", "hanchans", "stages", "a")
 
 
 def _list_or_404(slug: str) -> RatingList:
@@ -46,12 +48,8 @@ def _list_or_404(slug: str) -> RatingList:
     return rating_list
 
 
-def _entries_of(snapshot_id: int):
-    """``snapshot_entries`` by the snapshot's id (a list page's ``LeanSource``)."""
-    return snapshot_entries(snapshot=RatingSnapshot(pk=snapshot_id))
-
-
 @require_safe
+@cached_page(scopes=LIST_SCOPES)
 def index(request):
     lists = list(mahjong_lists())
     snapshots = latest_snapshots(lists=lists)
@@ -80,17 +78,13 @@ def list_detail(request, slug: str):
         ],
     }
     if snapshot is not None:
-        entries = snapshot_entries(snapshot=snapshot)
         cities, countries = snapshot_places(snapshot=snapshot)
-        entry_filter = MahjongEntryFilter(request.GET, queryset=entries, cities=cities, countries=countries)
+        entry_filter = MahjongEntryFilter(
+            request.GET, queryset=snapshot_entries(snapshot=snapshot), cities=cities, countries=countries
+        )
+        table = MahjongEntryTable(entry_filter.qs)
         # Unfiltered, the list has as many rows as the computation stored entries: no COUNT(*) over them.
         count = stored_count(snapshot.stored_entries) if unfiltered(request, entry_filter) else None
-        if count is not None and "_export" not in request.GET:
-            # Its page read by a statement compiled once per process (federation.table_rows.LeanSource).
-            table = MahjongEntryTable(entries)
-            table.lean_source = LeanSource(("list",), _entries_of, {"snapshot_id": snapshot.pk})
-        else:
-            table = MahjongEntryTable(entry_filter.qs)
         paginate(request, table, per_page=PER_PAGE, count=count)
         if download := csv_response(request, table, f"{rating_list.slug}-{snapshot.as_of}"):
             return download
@@ -108,7 +102,7 @@ def dates(request, slug: str):
 
 
 @require_safe
-@cached_page(scopes=LIST_SCOPES, params=DATED, free=DATED)
+@cached_page(scopes=TOURNAMENT_SCOPES, params=DATED, free=DATED)
 def tournaments(request, slug: str):
     rating_list = _list_or_404(slug)
     shown = list_for_date(list_snapshots(rating_list=rating_list), asked_date(request.GET))
@@ -144,9 +138,9 @@ def tournaments(request, slug: str):
 
 
 @require_safe
-@cached_page(scopes=SCOPES, params=DATED, free=DATED)
+@cached_page(scopes=TOURNAMENT_SCOPES, params=DATED, free=DATED)
 def player(request, pk: int):
-    player = get_object_or_404(Player.objects.select_related("club"), pk=pk, is_bot=False)
+    player = get_object_or_404(Player, pk=pk, is_bot=False)
     asked = asked_date(request.GET)
     context = player_context(player=player, as_of=asked.day, language=current_language())
     if asked.error:
@@ -155,6 +149,7 @@ def player(request, pk: int):
 
 
 @require_safe
+@cached_page(scopes=("registry",), params=CALCULATOR_FIELDS, free=CALCULATOR_FIELDS)
 def calculator_page(request):
     return render(request, "mahjong/calculator.html", {"query": request.GET})
 
