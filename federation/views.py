@@ -38,6 +38,7 @@ RATINGS_PAGE = {
 
 
 @require_safe
+@cached_page(scopes=("registry", "tournaments", "ratings"))
 def home(request):
     counts = dict(
         public_tournaments().order_by().values_list("discipline").annotate(n=Count("pk")).values_list("discipline", "n")

@@ -5,9 +5,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
+from federation.caching import TABLE_PARAMS, cached_page
 from federation.exports import csv_response
 from federation.sections import render_sections
 from federation.selectors import public_tournaments
+from federation.versions import SCOPES
 from tournaments.filters import TournamentFilter
 from tournaments.models import Result
 from tournaments.tables import ResultTable, TournamentTable
@@ -27,6 +29,7 @@ def _with_result_count(queryset):
 
 
 @require_safe
+@cached_page(scopes=("tournaments",), params=(TournamentFilter, *TABLE_PARAMS), free=("name",))
 def tournament_list(request):
     tournament_filter = TournamentFilter(request.GET, queryset=_with_result_count(public_tournaments()))
     table = TournamentTable(tournament_filter.qs)
@@ -37,6 +40,7 @@ def tournament_list(request):
 
 
 @require_safe
+@cached_page(scopes=SCOPES, params=TABLE_PARAMS)
 def tournament_detail(request, pk: int):
     tournament = get_object_or_404(public_tournaments(), pk=pk)
     results = Result.objects.filter(tournament=tournament).select_related("player__club")
