@@ -3,8 +3,8 @@
 from django.conf import settings
 from django.core.validators import MinValueValidator, RegexValidator
 from django.db import models
-from django.db.models import Q
-from django.db.models.functions import Upper
+from django.db.models import F, Q, Value
+from django.db.models.functions import Coalesce, Lower, NullIf, Upper
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
@@ -103,6 +103,13 @@ class Player(models.Model):
             models.Index(Upper("last_name"), name="player_upper_last_idx"),
             models.Index(fields=["-tournament_count", "last_name", "first_name"], name="player_count_idx"),
             models.Index(fields=["search_name", "id"], name="player_alphabet_idx"),
+            # The English pages' order: the Latin name, else the Cyrillic (federation.tables.order_by_name).
+            models.Index(
+                Lower(Coalesce(NullIf("last_name_latin", Value("")), "last_name")),
+                Lower(Coalesce(NullIf("first_name_latin", Value("")), "first_name")),
+                F("id"),
+                name="player_latin_alphabet_idx",
+            ),
             # The list filters' places (federation.selectors.player_places).
             models.Index(fields=["city", "country"], name="player_place_idx", condition=Q(is_bot=False)),
             # The few bots, left out of counts by id (ratings.preferans.selectors.league_counts).
