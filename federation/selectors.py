@@ -146,3 +146,15 @@ def public_player(pk: int) -> Player | None:
 
 def public_tournaments() -> QuerySet[Tournament]:
     return Tournament.objects.filter(status=TournamentStatus.APPROVED)
+
+
+def public_tournament_list() -> QuerySet[Tournament]:
+    """The public tournaments' list: approved tournaments with their number of participants."""
+    participants = Result.objects.filter(tournament=OuterRef("pk")).order_by().values("tournament")
+    participants = participants.annotate(n=Count("pk")).values("n")
+    return public_tournaments().annotate(result_count=Subquery(participants, output_field=IntegerField()))
+
+
+def tournament_results(*, tournament: Tournament) -> QuerySet[Result]:
+    """A tournament's results as its page and its download show them: each player with their club."""
+    return Result.objects.filter(tournament=tournament).select_related("player__club")
