@@ -5,31 +5,15 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 
-def _once_per_request(request, name: str, compute):
-    """``compute()``, kept on the request for its language: a page renders more than one template with the request's
-    context (django-tables2's ``{% render_table %}`` renders its own), and each ran every context processor again."""
-    key = (name, get_language())
-    kept = getattr(request, "_context_processors", None)
-    if kept is None:
-        kept = request._context_processors = {}
-    if key not in kept:
-        kept[key] = compute()
-    return kept[key]
-
-
 def language_links(request):
     """The same page in each language, for the switch in the header (Russian at the root, English under /en/).
 
     Only an address the site resolves is translated; any other (a 404 page) links to each language's home page.
     The raw path is never echoed: ``GET //evil.example/x`` gave links a browser resolves to another site.
     The page's own match (``request.resolver_match``) is reversed in each language, as ``translate_url`` does after
-    resolving the address again (two more resolutions a page, issue 16); a page rendered before the address was
-    resolved (a middleware's answer) resolves it here.
+    resolving the address again; a page rendered before the address was resolved (a middleware's answer) resolves it
+    here.
     """
-    return _once_per_request(request, "language_links", lambda: {"language_links": _language_links(request)})
-
-
-def _language_links(request) -> list[dict]:
     current = get_language()
     match = getattr(request, "resolver_match", None)
     if match is None:
@@ -55,7 +39,7 @@ def _language_links(request) -> list[dict]:
         links.append(
             {"code": code, "label": "Русский" if code == "ru" else "English", "url": url, "current": code == current}
         )
-    return links
+    return {"language_links": links}
 
 
 #: The addresses every page links to (the menu, the footer), by name in the ``site_urls`` context.
@@ -93,10 +77,6 @@ def site_identity(request):
     """``site``: the federation's name, description, logo and colours for the header, the footer and the meta tags;
     ``site_urls``: the menu's and the footer's addresses; ``nav_section``: the name of the current menu section
     (``url_name``'s namespace) for the highlight."""
-    return _once_per_request(request, "site_identity", lambda: _site_identity(request))
-
-
-def _site_identity(request) -> dict:
     from federation.identity import identity_context
 
     match = getattr(request, "resolver_match", None)

@@ -3,8 +3,8 @@
 from django.conf import settings
 from django.core.validators import MinValueValidator, RegexValidator
 from django.db import models
-from django.db.models import Q
-from django.db.models.functions import Upper
+from django.db.models import F, Q, Value
+from django.db.models.functions import Coalesce, Lower, NullIf, Upper
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
@@ -30,16 +30,8 @@ class Club(models.Model):
         ordering = ["name"]
         constraints = [models.UniqueConstraint(fields=["name", "city"], name="club_unique_name_city")]
 
-    #: What ``__str__`` reads: a filter's ``<option>`` of a club is written from these columns alone
-    #: (``federation.table_rows.select_options``).
-    label_fields = ("name", "city")
-
     def __str__(self) -> str:
-        return self.label(self.name, self.city)
-
-    @staticmethod
-    def label(name: str, city: str) -> str:
-        return f"{name} ({city})" if city else name
+        return f"{self.name} ({self.city})" if self.city else self.name
 
 
 class BotLevel(models.Model):
@@ -111,7 +103,14 @@ class Player(models.Model):
             models.Index(Upper("last_name"), name="player_upper_last_idx"),
             models.Index(fields=["-tournament_count", "last_name", "first_name"], name="player_count_idx"),
             models.Index(fields=["search_name", "id"], name="player_alphabet_idx"),
-            # The list filters' places: a skip scan (federation.selectors.player_places).
+            # The English pages' order: the Latin name, else the Cyrillic (federation.tables.order_by_name).
+            models.Index(
+                Lower(Coalesce(NullIf("last_name_latin", Value("")), "last_name")),
+                Lower(Coalesce(NullIf("first_name_latin", Value("")), "first_name")),
+                F("id"),
+                name="player_latin_alphabet_idx",
+            ),
+            # The list filters' places (federation.selectors.player_places).
             models.Index(fields=["city", "country"], name="player_place_idx", condition=Q(is_bot=False)),
             # The few bots, left out of counts by id (ratings.preferans.selectors.league_counts).
             models.Index(fields=["id"], name="player_bot_idx", condition=Q(is_bot=True)),
@@ -156,11 +155,13 @@ class Player(models.Model):
 
     def display_name(self, language: str) -> str:
         """The name in the visitor's alphabet: Latin for English when we have it, Cyrillic otherwise."""
-        return self.name_in(language, self.last_name, self.first_name, self.last_name_latin, self.first_name_latin)
+        if language.startswith("en") and self.last_name_latin:
+            return self.full_name_latin
+        return self.full_name
 
     @staticmethod
     def name_in(language: str, last_name: str, first_name: str, last_name_latin: str, first_name_latin: str) -> str:
-        """``display_name`` of a player read as values (a list's rows, ``federation.table_rows``)."""
+        """Kept only for the other issue-25 branches until they merge; deleted in the commit after this one."""
         if language.startswith("en") and last_name_latin:
             return " ".join(part for part in (last_name_latin, first_name_latin) if part)
         return " ".join(part for part in (last_name, first_name) if part)

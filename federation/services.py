@@ -12,6 +12,7 @@ from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
+from federation import versions
 from federation.models import Player
 from tournaments.models import Result, TournamentStatus
 
@@ -24,6 +25,7 @@ def player_tournament_counts_refresh(*, player_ids: Iterable[int] | None = None)
     one grouped count, then one UPDATE per distinct count: a few hundred statements at most, whatever the number of
     players, and no per-row subquery for the planner to get wrong on freshly loaded tables.
     """
+    versions.changed(Player)  # written with update(): no signal tells the pages
     results = Result.objects.filter(tournament__status=TournamentStatus.APPROVED, player__isnull=False).order_by()
     if player_ids is not None:
         count = results.filter(player=OuterRef("pk")).values("player").annotate(n=Count("pk")).values("n")
@@ -87,6 +89,7 @@ def player_merge(*, keep: Player, duplicates: list[Player], user: AbstractBaseUs
                     setattr(other, field, "" if field != "user_id" else None)
         other.save()
         Result.objects.filter(player=other).update(player=keep)
+        versions.changed(Result)
         for judged in other.judged_tournaments.all():
             judged.judges.add(keep)
         other._change_reason = f"merged into player {keep.pk}"

@@ -18,10 +18,11 @@ from federation.models import LOGO_TYPES, Player
 from federation.sections import render_sections
 from federation.selectors import (
     player_list,
+    player_results,
     public_player,
     public_tournaments,
 )
-from federation.tables import PlayerResults, PlayerTable
+from federation.tables import PlayerResultTable, PlayerTable
 from federation.versions import SCOPES
 from ratings.selectors import week_changes
 from tournaments.models import Discipline
@@ -37,6 +38,7 @@ RATINGS_PAGE = {
 
 
 @require_safe
+@cached_page(scopes=("registry", "tournaments", "ratings"))
 def home(request):
     counts = dict(
         public_tournaments().order_by().values_list("discipline").annotate(n=Count("pk")).values_list("discipline", "n")
@@ -77,7 +79,8 @@ def player_detail(request, pk: int):
     player = public_player(pk)
     if player is None:
         raise Http404
-    results = PlayerResults(request, player.pk, per_page=PER_PAGE)
+    results = PlayerResultTable(player_results(player=player))
+    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(results)
     sections = render_sections("PLAYER_PAGE_SECTIONS", request, player)
     breadcrumbs = [
         {"label": _("Players"), "url": site_urls()["players"]},

@@ -8,8 +8,11 @@ from tournaments.models import Result, Tournament
 
 
 class TournamentTable(tables.Table):
+    """The tournaments' list: its rows written by ``tournaments/tournament_table.html``, the ``value_*`` methods for
+    the downloads."""
+
     end_date = tables.Column(verbose_name=_("Date"), attrs={"td": {"class": "text-nowrap"}})
-    name = tables.Column(verbose_name=_("Tournament"), linkify=True, attrs=NAME)
+    name = tables.Column(verbose_name=_("Tournament"), attrs=NAME)
     discipline = tables.Column(
         verbose_name=_("Discipline"), accessor="get_discipline_display", order_by="discipline", attrs=FOLD
     )
@@ -21,21 +24,24 @@ class TournamentTable(tables.Table):
         fields = ["end_date", "name", "discipline", "city", "result_count"]
         order_by = ("-end_date",)
         attrs = {"class": "table table-sm table-striped table-hover align-middle", "id": "tournaments"}
+        template_name = "tournaments/tournament_table.html"
 
-    def render_end_date(self, value):
+    def value_end_date(self, value):
         return formatting.day(value)
 
 
 class ResultTable(tables.Table):
+    """A tournament's results: its rows written by ``tournaments/result_table.html`` (the hanchans and substitutes
+    of a mahjong tournament only: the view excludes them elsewhere), the ``value_*`` methods for the downloads."""
+
     place = tables.Column(verbose_name=_("Place"), attrs=NUMBER)
     player_id = PlayerIdColumn()
-    # empty_values=(): a participant without a profile has no player__last_name, and the column must still ask
-    # render_name/value_name for the stored name rather than print the default "—".
+    # empty_values=(): a participant without a profile has no player__last_name, and the download must still ask
+    # value_name for the stored name rather than write the default "—".
     name = tables.Column(
         verbose_name=_("Player"),
         accessor="player__last_name",
         order_by=("player__last_name", "participant_name"),
-        linkify=lambda record: record.player.get_absolute_url() if record.player_id else None,
         empty_values=(),
         attrs=NAME,
     )
@@ -49,11 +55,9 @@ class ResultTable(tables.Table):
         fields = ["place", "player_id", "name", "city", "club", "hanchans_played", "substitute"]
         order_by = ("place",)
         attrs = {"class": "table table-sm table-striped table-hover align-middle", "id": "results"}
+        template_name = "tournaments/result_table.html"
 
-    def render_name(self, record):
+    def value_name(self, record):
         if record.player_id:
             return record.player.display_name(current_language())
         return record.participant_name
-
-    def value_name(self, record):
-        return self.render_name(record)

@@ -1,34 +1,24 @@
-from django.db.models import Count, IntegerField, OuterRef, Subquery
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
+from federation.caching import TABLE_PARAMS, cached_page
 from federation.exports import csv_response
 from federation.sections import render_sections
-from federation.selectors import public_tournaments
+from federation.selectors import public_tournament_list, public_tournaments, tournament_results
+from federation.versions import SCOPES
 from tournaments.filters import TournamentFilter
-from tournaments.models import Result
 from tournaments.tables import ResultTable, TournamentTable
 
 PER_PAGE = 50
 
 
-def _with_result_count(queryset):
-    counted = (
-        Result.objects.filter(tournament=OuterRef("pk"))
-        .order_by()
-        .values("tournament")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
-    return queryset.annotate(result_count=Subquery(counted, output_field=IntegerField()))
-
-
 @require_safe
+@cached_page(scopes=("tournaments",), params=(TournamentFilter, *TABLE_PARAMS), free=("name",))
 def tournament_list(request):
-    tournament_filter = TournamentFilter(request.GET, queryset=_with_result_count(public_tournaments()))
+    tournament_filter = TournamentFilter(request.GET, queryset=public_tournament_list())
     table = TournamentTable(tournament_filter.qs)
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     if download := csv_response(request, table, "tournaments"):
@@ -37,11 +27,12 @@ def tournament_list(request):
 
 
 @require_safe
+@cached_page(scopes=SCOPES, params=TABLE_PARAMS)
 def tournament_detail(request, pk: int):
     tournament = get_object_or_404(public_tournaments(), pk=pk)
-    results = Result.objects.filter(tournament=tournament).select_related("player__club")
     table = ResultTable(
-        results, exclude=() if tournament.discipline == "mahjong" else ("hanchans_played", "substitute")
+        tournament_results(tournament=tournament),
+        exclude=() if tournament.discipline == "mahjong" else ("hanchans_played", "substitute"),
     )
     RequestConfig(request, paginate={"per_page": 100}).configure(table)
     if download := csv_response(request, table, f"tournament-{tournament.pk}"):

@@ -93,13 +93,3 @@ def test_the_template_filters_are_the_same_functions():
 def test_an_engines_explanation_reads_without_the_rules_notation(language, engine_text, shown):
     """MAXK, Pro, base, ceil, -> and // are the rules' notation; the pages show words and signs (issue 16)."""
     assert formatting.plain_explanation(engine_text, language) == shown
-
-
-@pytest.mark.parametrize("language", ["ru", "en"])
-def test_a_day_is_what_djangos_short_date_format_writes(language):
-    """``day`` splits the language's format once (issue 16); every day of four years reads as Django writes it."""
-    from django.utils import formats
-
-    with translation.override(language):
-        days = [datetime.date(2024, 1, 1) + datetime.timedelta(days=n) for n in range(4 * 366)]
-        assert [formatting.day(d) for d in days] == [formats.date_format(d, "SHORT_DATE_FORMAT") for d in days]

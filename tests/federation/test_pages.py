@@ -4,21 +4,11 @@ import datetime
 
 import pytest
 from django.core.cache import caches
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from tests.factories import ClubFactory, PlayerFactory, ResultFactory, TournamentFactory
 from tournaments.models import Discipline, TournamentStatus
 
 pytestmark = pytest.mark.django_db
-
-
-def _queries(client, url):
-    caches["default"].clear()  # a cold render: no cached page, the identity read as on a first visit
-    with CaptureQueriesContext(connection) as ctx:
-        response = client.get(url)
-    assert response.status_code == 200, url
-    return len(ctx.captured_queries)
 
 
 def _field(n_players, n_tournaments=3):
@@ -95,30 +85,13 @@ def test_players_csv_matches_the_filter(client):
     assert all(";Москва;" in row for row in rows[1:])
 
 
-def test_players_list_queries_do_not_grow_with_rows(client):
-    _field(5)
-    small = _queries(client, "/players/")
-    _field(80)
-    large = _queries(client, "/players/")
-    assert small == large
-    assert large <= 8
-    assert _queries(client, "/en/players/?q=ivanov&city=Москва&sort=-tournament_count") <= 8
-
-
-def test_player_page_lists_tournaments_and_places_with_constant_queries(client):
+def test_player_page_lists_tournaments_and_places(client):
     players = _field(6, n_tournaments=2)
     player = players[2]
     text = client.get(f"/players/{player.pk}/").content.decode()
     assert player.last_name in text
     assert "Турниры и места" in text
     assert text.count(">3<") >= 2  # third place in both tournaments
-    few = _queries(client, f"/players/{player.pk}/")
-    for t in range(30):
-        tournament = TournamentFactory(start_date=datetime.date(2024, 1, 1) + datetime.timedelta(days=t))
-        ResultFactory(tournament=tournament, player=player, place=1)
-    assert _queries(client, f"/players/{player.pk}/") == few
-    # the player, their results, each discipline's section, the page's version (federation.caching), the identity
-    assert few <= 14
     assert "Tournaments and places" in client.get(f"/en/players/{player.pk}/").content.decode()
 
 
@@ -143,17 +116,13 @@ def test_tournaments_by_discipline_and_year(client):
     assert client.get("/tournaments/", {"year": "not-a-year", "discipline": "chess"}).status_code == 200
 
 
-def test_tournament_page_shows_results_with_constant_queries(client):
+def test_tournament_page_shows_results(client):
     tournament = TournamentFactory(name="Кубок клубов", k=4, card_format="sealed")
     for place in range(1, 4):
         ResultFactory(tournament=tournament, place=place)
     text = client.get(tournament.get_absolute_url()).content.decode()
     assert "Кубок клубов" in text
     assert "Коэффициент K" in text
-    few = _queries(client, tournament.get_absolute_url())
-    for place in range(4, 60):
-        ResultFactory(tournament=tournament, place=place)
-    assert _queries(client, tournament.get_absolute_url()) == few
     assert "Results" in client.get("/en" + tournament.get_absolute_url()).content.decode()
 
 
@@ -174,17 +143,42 @@ def test_missing_pages_are_404_in_the_visitors_language(client, url, words):
     assert words in response.content.decode()
 
 
-def test_home_and_tournaments_list_queries_do_not_grow_with_rows(client):
-    TournamentFactory()
-    home = _queries(client, "/")
-    tournaments = _queries(client, "/tournaments/")
-    for day in range(40):
-        tournament = TournamentFactory(start_date=datetime.date(2024, 1, 1) + datetime.timedelta(days=day))
-        ResultFactory(tournament=tournament, place=1)
-    assert _queries(client, "/") == home
-    assert _queries(client, "/tournaments/") == tournaments
-    assert _queries(client, "/en/tournaments/?discipline=ccg&year=2024") == tournaments
-    assert tournaments <= 6
+#: Each page and download, and the most queries it may take: the same bound with 3 rows and with 40 proves there is
+#: no query per row (a forgotten select_related in a selector, a column read through a relation).
+BOUNDS = {
+    "/": 6,
+    "/players/": 7,
+    "/players/?_export=csv": 4,
+    "/players/?_export=xlsx": 4,
+    "/en/players/?q=ivanov&city=Москва&sort=-tournament_count": 7,
+    "/tournaments/": 5,
+    "/tournaments/?_export=csv": 4,
+    "/tournaments/?_export=xlsx": 4,
+    "/en/tournaments/?discipline=mahjong&year=2026&sort=-result_count": 5,
+    "{tournament}": 13,  # the sections of the disciplines included
+    "{tournament}?_export=csv": 4,
+    "{tournament}?_export=xlsx": 4,
+    "{player}": 12,  # the sections of the disciplines included
+}
+
+
+@pytest.mark.parametrize("rows", [3, 40])
+@pytest.mark.parametrize("url", list(BOUNDS))
+def test_pages_and_downloads_in_a_bounded_number_of_queries(client, rows, url, django_assert_max_num_queries):
+    club = ClubFactory(name="Дракон", city="Казань")
+    tournament = TournamentFactory(discipline=Discipline.MAHJONG)
+    busy = PlayerFactory(club=club)  # in every tournament
+    for n in range(rows):
+        player = PlayerFactory(city="Казань" if n % 2 else "Москва", club=club if n % 3 == 0 else None)
+        ResultFactory(tournament=tournament, player=player, place=n + 1, hanchans_played=8)
+        ResultFactory(player=busy, tournament__start_date=datetime.date(2026, 1, 1) + datetime.timedelta(days=n))
+    address = url.format(tournament=tournament.get_absolute_url(), player=busy.get_absolute_url())
+    caches["default"].clear()  # a cold render: no cached page, the identity read as on a first visit
+    with django_assert_max_num_queries(BOUNDS[url]):
+        response = client.get(address)
+    assert response.status_code == 200
+    if "_export" not in url and "?" not in url and url != "/":
+        assert response.content.decode().count("<tr") >= min(rows, 50)
 
 
 @pytest.mark.parametrize("url", ["/players/", "/tournaments/", "/en/players/"])
