@@ -11,16 +11,16 @@ The game servers' JSON API (``/api/``) answers its own bad input as JSON and is 
 
 from __future__ import annotations
 
-from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from federation import bounds
+from federation.errors import bad_request_page
 
 API_PREFIX = "/api/"
 
 
 def _bad_request(request, message: str):
-    return render(request, "400.html", {"message": message}, status=400)
+    return bad_request_page(request, message)
 
 
 def _clamped(raw: str) -> str | None:
