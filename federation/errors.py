@@ -57,7 +57,11 @@ def server_error(request):
     """``handler500``: whether the administrators were mailed is said as it is."""
     mailed = errors_are_mailed()
     if _is_api(request):
-        message = _("server error; the details have been sent to the administrators by e-mail") if mailed else _("server error")
+        message = (
+            _("server error; the details have been sent to the administrators by e-mail")
+            if mailed
+            else _("server error")
+        )
         return JsonResponse({"errors": [{"field": "", "message": message}]}, status=500)
     try:
         body = loader.render_to_string("500.html", {"mailed": mailed})

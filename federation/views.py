@@ -170,4 +170,3 @@ def robots_txt(request):
         "",
     ]
     return HttpResponse("\n".join(lines), content_type="text/plain; charset=utf-8")
-

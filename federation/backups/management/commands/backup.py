@@ -12,7 +12,9 @@ class Command(BaseCommand):
     help = "Back up the database now (as the nightly job does) and keep the newest DJANGO_BACKUP_KEEP backups."
 
     def add_arguments(self, parser):
-        parser.add_argument("--list", action="store_true", dest="show_list", help="list the backups kept, newest first, and stop")
+        parser.add_argument(
+            "--list", action="store_true", dest="show_list", help="list the backups kept, newest first, and stop"
+        )
 
     def handle(self, *args, show_list=False, **options):
         if show_list:
