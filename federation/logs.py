@@ -27,3 +27,13 @@ class JournalFormatter(logging.Formatter):
         level = max((lvl for lvl in PRIORITIES if lvl <= record.levelno), default=logging.DEBUG)
         prefix = f"<{PRIORITIES[level]}>"
         return "\n".join(prefix + line for line in text.splitlines())
+
+
+class WithoutTraceback(logging.Filter):
+    """A request for a host name the site does not serve (a scanner, the server's IP address) is answered 400 and
+    noted as one warning line, not as an error with a traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        record.exc_info = record.exc_text = None
+        return True

@@ -22,6 +22,7 @@ from django.conf import settings
 from django.core.files.storage import storages
 from django.core.management import call_command
 from django.db import connection, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 #: The beat entry of the nightly backup, in the federation's time zone.
@@ -127,7 +128,24 @@ def backup_restore(*, path: Path | None = None) -> Path:
     call_command("dbrestore", input_path=str(path), interactive=False, verbosity=0)
     connection.close()
     call_command("migrate", interactive=False, verbosity=0)
+    _close_runs_under_way(path)
     return path
+
+
+def _close_runs_under_way(path: Path) -> None:
+    """The job runs that were under way when the backup was taken (the nightly backup's own, at least) come back
+    as running, but no worker runs them here: they are marked lost, saying why."""
+    from ratings.models import JobRun, JobState
+
+    JobRun.objects.filter(state__in=[JobState.QUEUED, JobState.RUNNING]).update(
+        state=JobState.LOST,
+        finished_at=timezone.now(),
+        error=_(
+            "This run was under way when the backup %(file)s was taken; the database was restored from that backup "
+            "on %(date)s, so how the run ended is not recorded here."
+        )
+        % {"file": path.name, "date": timezone.localtime().strftime("%Y-%m-%d %H:%M")},
+    )
 
 
 @transaction.atomic

@@ -301,12 +301,15 @@ RESULT_IMPORT_MAX_BYTES = 2 * 1024 * 1024
 # Every process (web, worker, beat, a command) logs to standard output, one record a line, with its priority in the
 # form journald reads when systemd runs it (federation.logs); errors also go by e-mail to ADMINS (with DEBUG off).
 # Django's own loggers pass their records up here, so an error is mailed once. A request for a host name not in
-# DJANGO_ALLOWED_HOSTS (every scanner's probe) answers 400 and is logged, not mailed.
+# DJANGO_ALLOWED_HOSTS (every scanner's probe) answers 400 and is logged as a warning line, not mailed.
 LOG_LEVEL = env("DJANGO_LOG_LEVEL", default="INFO")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"require_debug_false": {"()": "django.utils.log.RequireDebugFalse"}},
+    "filters": {
+        "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
+        "without_traceback": {"()": "federation.logs.WithoutTraceback"},
+    },
     "formatters": {"lines": {"()": "federation.logs.JournalFormatter"}},
     "handlers": {
         "console": {"class": "logging.StreamHandler", "stream": "ext://sys.stdout", "formatter": "lines"},
@@ -319,6 +322,10 @@ LOGGING = {
     "root": {"handlers": ["console", "mail_admins"], "level": LOG_LEVEL},
     "loggers": {
         "django": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
-        "django.security.DisallowedHost": {"handlers": ["console"], "propagate": False},
+        "django.security.DisallowedHost": {
+            "handlers": ["console"],
+            "filters": ["without_traceback"],
+            "propagate": False,
+        },
     },
 }
