@@ -57,7 +57,10 @@ case "$DOMAIN" in
 esac
 
 systemd_running() { [ -d /run/systemd/system ]; }
-as_app() { runuser -u "$APP_USER" -- "$@"; }
+# The site's commands run as its user with nothing from this shell's environment: the settings come from its .env
+# alone, as for the services (a DATABASE_URL exported here would otherwise win over it).
+CLEAN_ENV=(env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 HOME="$ROOT_DIR")
+as_app() { runuser -u "$APP_USER" -- "${CLEAN_ENV[@]}" "$@"; }
 manage() { (cd "$APP_DIR" && as_app "$VENV/bin/python" manage.py "$@"); }
 
 # Each step is timed; the times are printed at the end.
@@ -209,8 +212,7 @@ manage migrate --noinput
 step "Static files"
 install -d -o root -g root -m 755 "$APP_DIR/staticfiles"
 # Collected as root into the read-only code folder (the services only read them).
-(cd "$APP_DIR" && DJANGO_SETTINGS_MODULE=federation.settings.production "$VENV/bin/python" manage.py \
-  collectstatic --noinput --verbosity 0)
+(cd "$APP_DIR" && "${CLEAN_ENV[@]}" "$VENV/bin/python" manage.py collectstatic --noinput --verbosity 0)
 chmod -R go+rX "$APP_DIR/staticfiles"
 manage check --deploy --fail-level WARNING
 
@@ -241,7 +243,9 @@ done
 cat >/usr/local/bin/federation-manage <<EOF
 #!/bin/sh
 # manage.py of the site, as its user with its settings (written by deploy/install.sh).
-cd $APP_DIR && exec runuser -u $APP_USER -- $VENV/bin/python manage.py "\$@"
+# Its settings come from $APP_DIR/.env alone, whatever this shell exports.
+cd $APP_DIR && exec runuser -u $APP_USER -- env -i PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 \\
+  TERM="\${TERM:-dumb}" HOME=$ROOT_DIR $VENV/bin/python manage.py "\$@"
 EOF
 chmod 755 /usr/local/bin/federation-manage
 

@@ -37,3 +37,13 @@ class WithoutTraceback(logging.Filter):
         record.levelno, record.levelname = logging.WARNING, "WARNING"
         record.exc_info = record.exc_text = None
         return True
+
+
+class HealthProbesAsWarnings(logging.Filter):
+    """A 503 of the health address is the monitor's to report: noted as a warning, not mailed as an error."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        request = getattr(record, "request", None)
+        if record.levelno >= logging.ERROR and getattr(request, "path", "") == "/health/":
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True

@@ -16,12 +16,13 @@ Decisions where the brief is silent:
 from __future__ import annotations
 
 import subprocess
+import threading
 from pathlib import Path
 
 from django.conf import settings
 from django.core.files.storage import storages
 from django.core.management import call_command
-from django.db import connection, transaction
+from django.db import connection, connections, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -60,28 +61,45 @@ def backup_list() -> list[dict]:
 
 def backup_create() -> dict:
     """Write a backup of the database and delete the oldest beyond ``DBBACKUP_CLEANUP_KEEP``; what was written."""
-    from dbbackup.signals import post_backup
-
-    written: dict = {}
-
-    def remember(sender, filename=None, **kwargs) -> None:
-        written["file"] = filename
-
-    post_backup.connect(remember, dispatch_uid="federation.backups.remember")
-    try:
-        call_command("dbbackup", clean=True, interactive=False, verbosity=0)
-    finally:
-        post_backup.disconnect(dispatch_uid="federation.backups.remember")
+    before = {row["name"] for row in backup_list()}
+    _dbbackup()
     kept = backup_list()
-    name = written.get("file", "")
-    row = next((row for row in kept if row["name"] == name), None)
+    row = next((row for row in kept if row["name"] not in before), None)
     return {
-        "file": name,
+        "file": row["name"] if row else "",
         "bytes": row["bytes"] if row else 0,
         "directory": str(settings.BACKUP_DIR),
         "kept": len(kept),
         "keep": settings.DBBACKUP_CLEANUP_KEEP,
     }
+
+
+def _dbbackup() -> None:
+    """django-dbbackup's command, which closes the database connection when it ends. On PostgreSQL (pg_dump, in its
+    own process, needs no connection of ours) it runs in a thread of its own, so that it closes that thread's
+    connection and not the caller's, which may be inside a transaction (a job started from a test or the admin)."""
+
+    def command() -> None:
+        call_command("dbbackup", clean=True, interactive=False, verbosity=0)
+
+    if connection.vendor != "postgresql":
+        command()
+        return
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            command()
+        except BaseException as error:
+            failure.append(error)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=run, name="backup")
+    thread.start()
+    thread.join()
+    if failure:
+        raise failure[0]
 
 
 def _check_archive(path: Path) -> None:

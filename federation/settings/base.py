@@ -309,6 +309,7 @@ LOGGING = {
     "filters": {
         "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
         "without_traceback": {"()": "federation.logs.WithoutTraceback"},
+        "health_probes_as_warnings": {"()": "federation.logs.HealthProbesAsWarnings"},
     },
     "formatters": {"lines": {"()": "federation.logs.JournalFormatter"}},
     "handlers": {
@@ -322,6 +323,7 @@ LOGGING = {
     "root": {"handlers": ["console", "mail_admins"], "level": LOG_LEVEL},
     "loggers": {
         "django": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
+        "django.request": {"handlers": [], "filters": ["health_probes_as_warnings"], "propagate": True},
         "django.security.DisallowedHost": {
             "handlers": ["console"],
             "filters": ["without_traceback"],
