@@ -1,6 +1,6 @@
 """gunicorn's settings for the site (federation-web.service: ``gunicorn --config deploy/gunicorn.conf.py``).
 
-- **Bound to 127.0.0.1** (``GUNICORN_BIND``): only the proxy on the same machine reaches gunicorn. The production
+- **Bound to 127.0.0.1:8000**: only the proxy on the same machine reaches gunicorn (deploy/Caddyfile sends there). The production
   settings believe the proxy's ``X-Forwarded-Proto`` and take the client's address from the last entry of
   ``X-Forwarded-For`` (``DJANGO_NUM_PROXIES=1``) for the API's rate limit; were gunicorn reachable from outside, a
   client could send those headers itself and rotate them past the limit.
@@ -18,7 +18,7 @@ ENV_FILE = Path(__file__).resolve().parent.parent / ".env"
 if ENV_FILE.exists():
     environ.Env.read_env(ENV_FILE)
 
-bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
+bind = "127.0.0.1:8000"
 # Processes answering requests: about two per core is plenty for a federation's traffic.
 workers = int(os.environ.get("GUNICORN_WORKERS", "3"))
 # A request (an admin import's preview of a large file) may take this long before its worker is replaced.

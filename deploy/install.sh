@@ -176,7 +176,7 @@ set_line() {
 add_line() { grep -q "^$1=" "$ENV_FILE" || echo "$1=$2" >>"$ENV_FILE"; }
 if [ ! -f "$ENV_FILE" ]; then
   {
-    echo "# The site's settings, read by every process of it (see $APP_DIR/deploy/env.example for all of them)."
+    echo "# The site's settings, read by every process of it (see $APP_DIR/deploy/.env.example for all of them)."
     echo "# Written by deploy/install.sh; edit it, then: $APP_DIR/deploy/units.sh restart"
   } >"$ENV_FILE"
   created=yes
