@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # deploy/smoke.sh DOMAIN: check an installed site through its proxy, as CI does after deploy/install.sh.
 #
-# Over HTTPS through Caddy (for a domain that does not resolve here, its name is pinned to 127.0.0.1; with
-# `install.sh --tls-internal` the certificate is checked against Caddy's own authority): the home page, the redirect
+# Every entry point (manage.py, the Celery app, wsgi, asgi) started with an empty environment runs on the production
+# settings. Then over HTTPS through Caddy (the domain pinned to 127.0.0.1, as a test domain resolves nowhere; with
+# `install.sh --tls-internal` the certificate checked against Caddy's own authority): the home page, the redirect
 # from plain HTTP, a static file's caching, a wrong host name's 400, the admin's login with a throwaway superuser, a
 # Gorbunov publication sent through the broker and finished by the worker, the health address, and a backup taken by
 # the worker and restored (a marker deleted after the backup is back after the restore). Leaves nothing behind but
@@ -39,6 +40,16 @@ check() { # check NAME CONDITION-COMMAND...
 status_of() { "${CURL[@]}" -o /dev/null -w '%{http_code}' "$@"; }
 # Run Python in the site's shell (as its user, with its settings) and print what it prints.
 site_python() { federation-manage shell --no-imports -c "$1"; }
+
+# --- one settings default ---------------------------------------------------------------------------------------
+# Started with nothing in the environment, as a worker started by hand would be: each entry point reads the .env.
+for entry in federation.celery federation.wsgi federation.asgi; do
+  chosen=$(cd "$APP_DIR" && runuser -u federation -- env -i PATH=/usr/bin:/bin /srv/federation/venv/bin/python -c \
+    "import $entry; from django.conf import settings; print(settings.SETTINGS_MODULE)")
+  check "$entry started without DJANGO_SETTINGS_MODULE runs on $chosen" test "$chosen" = federation.settings.production
+done
+chosen=$(federation-manage shell --no-imports -c "from django.conf import settings; print(settings.SETTINGS_MODULE)")
+check "manage.py started without DJANGO_SETTINGS_MODULE runs on $chosen" test "$chosen" = federation.settings.production
 
 # --- pages through the proxy ------------------------------------------------------------------------------------
 check "the home page over HTTPS" test "$(status_of "$BASE/")" = 200
