@@ -261,7 +261,7 @@ else
   "$APP_DIR/deploy/units.sh" start "${SITE_UNITS[@]}"
 fi
 health=""
-for _ in $(seq 60); do
+for _ in $(seq 120); do
   if health=$(curl -fsS -H "Host: $DOMAIN" "http://127.0.0.1:8000/health/?format=text" 2>/dev/null); then
     break
   fi
@@ -273,6 +273,17 @@ done
   exit 1
 }
 echo "$health"
+# Through Caddy, as a visitor comes: the certificate may take a minute the first time.
+https_ok=no
+trust=()
+[ "$TLS" != internal ] || trust=(--cacert /var/lib/caddy/.local/share/caddy/pki/authorities/local/root.crt)
+for _ in $(seq 30); do
+  if curl -fsS -o /dev/null --resolve "$DOMAIN:443:127.0.0.1" "${trust[@]}" "https://$DOMAIN/health/" 2>/dev/null; then
+    https_ok=yes
+    break
+  fi
+  sleep 2
+done
 step_end
 
 echo
@@ -286,6 +297,10 @@ done
 printf "  %-60s %4d.%d s\n" "in all" $((total / 1000)) $((total % 1000 / 100))
 echo
 echo "The site: https://$DOMAIN/  (version $(cat "$ROOT_DIR/version"); settings in $ENV_FILE)"
+if [ "$https_ok" = no ]; then
+  echo "HTTPS does not answer yet: Caddy has no certificate for $DOMAIN. Check that its DNS record points at this"
+  echo "server and that ports 80 and 443 are open; Caddy keeps trying (journalctl -u caddy)."
+fi
 if ! manage shell --no-imports -c "from django.contrib.auth import get_user_model as m; import sys; \
 sys.exit(0 if m().objects.filter(is_superuser=True).exists() else 1)" >/dev/null 2>&1; then
   if [ -t 0 ]; then
