@@ -190,7 +190,7 @@ LOGIN_URL = "admin:login"
 # E-mail from one variable, django-environ's email_url: ``smtp+tls://user:password@smtp.example.org:587`` (a user
 # name or password with @, : or / written %-encoded), ``smtp+ssl://...:465``, ``consolemail://`` (to standard
 # output). Without it the site sends no e-mail: errors are only logged, and the admin's password reset says it
-# cannot send one (federation.views).
+# cannot send one (federation.password_reset).
 EMAIL_URL = env("EMAIL_URL", default="")
 vars().update(env.email_url_config(EMAIL_URL or "dummymail://"))
 EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
