@@ -1,9 +1,9 @@
 """gunicorn's settings for the site (federation-web.service: ``gunicorn --config deploy/gunicorn.conf.py``).
 
-- **Bound to 127.0.0.1:8000**: only the proxy on the same machine reaches gunicorn (deploy/Caddyfile sends there). The production
-  settings believe the proxy's ``X-Forwarded-Proto`` and take the client's address from the last entry of
-  ``X-Forwarded-For`` (``DJANGO_NUM_PROXIES=1``) for the API's rate limit; were gunicorn reachable from outside, a
-  client could send those headers itself and rotate them past the limit.
+- **Bound to 127.0.0.1:8000**: only the proxy on the same machine reaches gunicorn (deploy/Caddyfile sends there).
+  The production settings believe the proxy's ``X-Forwarded-Proto`` and take the client's address from the last
+  entry of ``X-Forwarded-For`` (``DJANGO_NUM_PROXIES=1``) for the API's rate limit; were gunicorn reachable from
+  outside, a client could send those headers itself and rotate them past the limit.
 - **Logs to standard output** (the journal, under systemd): the access log with the client's address as the proxy
   saw it and the time each answer took, gunicorn's own messages beside it.
 """
