@@ -114,10 +114,10 @@ redis-cli ping >/dev/null || { echo "Redis does not answer" >&2; exit 1; }
 echo "PostgreSQL and Redis answer"
 
 step "System user and folders"
+install -d -o root -g root -m 755 "$ROOT_DIR" "$APP_DIR"
 if ! id "$APP_USER" >/dev/null 2>&1; then
   adduser --system --group --home "$ROOT_DIR" --no-create-home --shell /usr/sbin/nologin "$APP_USER" >/dev/null
 fi
-install -d -o root -g root -m 755 "$ROOT_DIR" "$APP_DIR"
 install -d -o root -g "$APP_USER" -m 750 "$CONF_DIR"
 install -d -o "$APP_USER" -g "$APP_USER" -m 750 "$BACKUP_DIR"
 
