@@ -88,7 +88,8 @@ messages: $(VENV)/.dev-installed
 ## Django's deployment checks with the production settings (part of CI).
 check-deploy: $(VENV)/.run-installed
 	DJANGO_SETTINGS_MODULE=federation.settings.production DJANGO_SECRET_KEY=$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(50))') \
-	DJANGO_ALLOWED_HOSTS=ratings.example.org DATABASE_URL=sqlite:///:memory: $(PY) manage.py check --deploy --fail-level WARNING
+	DJANGO_ALLOWED_HOSTS=ratings.example.org DATABASE_URL=sqlite:///:memory: CELERY_BROKER_URL=redis://127.0.0.1:6379/0 \
+	$(PY) manage.py check --deploy --fail-level WARNING
 
 ## Remove the virtualenv, collected static files and hypothesis' examples (the SQLite database stays).
 clean:

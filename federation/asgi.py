@@ -1,7 +1,8 @@
-import os
-
 from django.core.asgi import get_asgi_application
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings.production")
+from federation.settings import use_default_settings
+
+# One default for every entry point: DJANGO_SETTINGS_MODULE, else the .env file's, else the local settings.
+use_default_settings()
 
 application = get_asgi_application()

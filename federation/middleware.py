@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.http import HttpResponse
-from django.shortcuts import render
 from django.template.defaultfilters import filesizeformat
 from django.urls import Resolver404, resolve
 from django.utils import translation
@@ -21,12 +20,13 @@ from django.utils.html import escape
 from django.utils.translation import gettext as _
 
 from federation import bounds
+from federation.errors import bad_request_page
 
 API_PREFIX = "/api/"
 
 
 def _bad_request(request, message: str):
-    return render(request, "400.html", {"message": message}, status=400)
+    return bad_request_page(request, message)
 
 
 def _clamped(raw: str) -> str | None:

@@ -3,10 +3,11 @@ from django.contrib import admin
 from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path, re_path
 
-from federation import views
+from federation import password_reset, views
 from federation.api.common import api_urlpatterns, not_found_in
 from federation.api.http import finish
 from federation.api.v1 import api as api_v1
+from federation.health import HealthView
 from federation.sitemaps import SITEMAPS
 
 # Russian lives at the root and English under /en/ (prefix_default_language=False): every page has one address
@@ -21,8 +22,12 @@ urlpatterns = [
     # For search engines, one address for both languages.
     path("robots.txt", views.robots_txt, name="robots"),
     path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
+    # For uptime monitors: 200, or 503 naming what is down (federation/health.py).
+    path("health/", HealthView.as_view(), name="health"),
 ]
 urlpatterns += i18n_patterns(
+    # Before the admin's own addresses: its login page links to the password reset found here.
+    *password_reset.urlpatterns,
     path("admin/", admin.site.urls),
     path("", include("federation.urls_public")),
     path("tournaments/", include("tournaments.urls")),
@@ -33,6 +38,7 @@ urlpatterns += i18n_patterns(
     prefix_default_language=False,
 )
 
-handler400 = "federation.views.bad_request"
+# Self-contained pages that cannot fail again (a wrong Host fails every request.get_host()); JSON on the APIs.
+handler400 = "federation.errors.bad_request"
+handler500 = "federation.errors.server_error"
 handler404 = "federation.views.page_not_found"
-handler500 = "federation.api.common.server_error"  # JSON under /api/, the site's 500 page elsewhere

@@ -163,7 +163,3 @@ def robots_txt(request):
         "",
     ]
     return HttpResponse("\n".join(lines), content_type="text/plain; charset=utf-8")
-
-
-def bad_request(request, exception=None):
-    return render(request, "400.html", {"message": _("The address cannot be read.")}, status=400)

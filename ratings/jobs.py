@@ -97,6 +97,12 @@ JOBS: dict[str, JobKind] = {
         "ratings.movein.jobs.describe_import",
         written="ratings.movein.jobs.written_import",
     ),
+    "backup": JobKind(
+        gettext_lazy("Backup of the database"),
+        "federation.backups.backup_nightly",
+        "federation.backups.jobs.describe_backup",
+        written="federation.backups.jobs.written_backup",
+    ),
 }
 
 
@@ -181,6 +187,8 @@ def job_command(run: JobRun) -> str:
         return f"python manage.py mahjong_rebuild --from {args[1]} --to {args[2]}{lists}"
     if run.kind == "history_import":
         return "python manage.py import_history FILE"
+    if run.kind == "backup":
+        return "python manage.py backup"
     return "python manage.py jobs"
 
 

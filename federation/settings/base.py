@@ -6,6 +6,7 @@ With nothing set the site runs on a SQLite file beside the code and runs Celery 
 
 import datetime
 import os
+from email.utils import getaddresses
 from pathlib import Path
 
 import environ
@@ -13,12 +14,13 @@ from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.utils.translation import gettext_lazy as _
 
 from federation import bounds
+from federation.settings import read_env_file
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 env = environ.Env()
-if (BASE_DIR / ".env").exists():
-    environ.Env.read_env(BASE_DIR / ".env")
+# The .env file beside the code, for entry points that did not read it already (federation/settings/__init__.py).
+read_env_file()
 
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
 SECRET_KEY = env("DJANGO_SECRET_KEY", default="")
@@ -42,7 +44,10 @@ INSTALLED_APPS = [
     "csp",
     "ninja",
     "corsheaders",
+    "dbbackup",
+    "health_check",
     "federation",
+    "federation.backups",
     "tournaments",
     "ratings",
     "ratings.gorbunov",
@@ -175,6 +180,38 @@ STORAGES = {
 
 LOGIN_URL = "admin:login"
 
+# E-mail from one variable, django-environ's email_url: ``smtp+tls://user:password@smtp.example.org:587`` (a user
+# name or password with @, : or / written %-encoded), ``smtp+ssl://...:465``, ``consolemail://`` (to standard
+# output). Without it the site sends no e-mail: errors are only logged, and the admin's password reset says it
+# cannot send one (federation.password_reset).
+EMAIL_URL = env("EMAIL_URL", default="")
+vars().update(env.email_url_config(EMAIL_URL or "dummymail://"))
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
+# Who gets every server error by e-mail (a 500, a failed job or backup): ``DJANGO_ADMINS=ann@example.org,Boris
+# <boris@example.org>``.
+ADMINS = [(name or address, address) for name, address in getaddresses(env.list("DJANGO_ADMINS", default=[]))]
+DEFAULT_FROM_EMAIL = env("DJANGO_DEFAULT_FROM_EMAIL", default="webmaster@localhost")
+SERVER_EMAIL = env("DJANGO_SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
+EMAIL_SUBJECT_PREFIX = env("DJANGO_EMAIL_SUBJECT_PREFIX", default="[ratings] ")
+
+# Backups (django-dbbackup, federation/backups): pg_dump's archive (SQLite: a copy of the file) of the whole
+# database, the federation's logo included (it is stored in the database; the site keeps no other uploaded file),
+# written to BACKUP_DIR every night; the newest DJANGO_BACKUP_KEEP are kept.
+BACKUP_DIR = Path(env("DJANGO_BACKUP_DIR", default=str(BASE_DIR / "backups")))
+STORAGES["dbbackup"] = {
+    "BACKEND": "django.core.files.storage.FileSystemStorage",
+    "OPTIONS": {"location": str(BACKUP_DIR), "file_permissions_mode": 0o640, "directory_permissions_mode": 0o750},
+}
+DBBACKUP_CLEANUP_KEEP = env.int("DJANGO_BACKUP_KEEP", default=30)
+# A failed backup is mailed like every error (the logging below), not a second time by django-dbbackup.
+DBBACKUP_SEND_EMAIL = False
+# Restored by a role that need not be the one that made the backup (a new machine): ownership and grants are left
+# to the restoring role. A backup that cannot lock a table within 10 minutes (a long migration) fails, and says so,
+# rather than waiting all night.
+DBBACKUP_CONNECTORS = {
+    "default": {"PG_OPTIONS": ["--no-owner", "--no-privileges"], "DUMP_SUFFIX": "--lock-wait-timeout=600s"}
+}
+
 # Celery: Redis when CELERY_BROKER_URL is set; otherwise every task runs eagerly in the caller's process.
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="")
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not CELERY_BROKER_URL)
@@ -284,9 +321,36 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = bounds.API_MAX_BODY_BYTES
 # Django's own page.
 CSRF_FAILURE_VIEW = "federation.api.common.csrf_failure"
 
+# Every process (web, worker, beat, a command) logs to standard output, one record a line, with its priority in the
+# form journald reads when systemd runs it (federation.logs); errors also go by e-mail to ADMINS (with DEBUG off).
+# Django's own loggers pass their records up here, so an error is mailed once. A request for a host name not in
+# DJANGO_ALLOWED_HOSTS (every scanner's probe) answers 400 and is logged as a warning line, not mailed.
+LOG_LEVEL = env("DJANGO_LOG_LEVEL", default="INFO")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env("DJANGO_LOG_LEVEL", default="INFO")},
+    "filters": {
+        "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
+        "without_traceback": {"()": "federation.logs.WithoutTraceback"},
+        "health_probes_as_warnings": {"()": "federation.logs.HealthProbesAsWarnings"},
+    },
+    "formatters": {"lines": {"()": "federation.logs.JournalFormatter"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "stream": "ext://sys.stdout", "formatter": "lines"},
+        "mail_admins": {
+            "class": "django.utils.log.AdminEmailHandler",
+            "level": "ERROR",
+            "filters": ["require_debug_false"],
+        },
+    },
+    "root": {"handlers": ["console", "mail_admins"], "level": LOG_LEVEL},
+    "loggers": {
+        "django": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
+        "django.request": {"handlers": [], "filters": ["health_probes_as_warnings"], "propagate": True},
+        "django.security.DisallowedHost": {
+            "handlers": ["console"],
+            "filters": ["without_traceback"],
+            "propagate": False,
+        },
+    },
 }
