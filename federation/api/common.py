@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, JsonResponse
 from django.urls import Resolver404, resolve
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from ninja import NinjaAPI
@@ -266,3 +267,44 @@ def csrf_failure(request, reason: str = "", template_name: str = ""):
     from django.views.csrf import csrf_failure as django_csrf_failure
 
     return django_csrf_failure(request, reason=reason)
+
+
+def _finishing(view, after):
+    @functools.wraps(view)
+    def wrapped(request, *args, **kwargs):
+        return after(request, view(request, *args, **kwargs))
+
+    return wrapped
+
+
+def _in_language(view, language_of):
+    @functools.wraps(view)
+    def wrapped(request, *args, **kwargs):
+        with translation.override(language_of(request)):
+            return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+def not_found_in(api: JsonApi):
+    """``not_found`` answering in ``api``'s language for the request (for the addresses under /api/ of no API)."""
+    return _in_language(not_found, api.language_of)
+
+
+def api_urlpatterns(api: JsonApi, after=None) -> list:
+    """The API's URL patterns with every view wrapped by ``_json_everywhere`` (and ``after(request, response)``,
+    e.g. the public API's conditional answers) in the API's language for the request, and a JSON 404 for the
+    rest."""
+    from django.urls import path
+
+    patterns, _app, _namespace = api.urls
+    missing = not_found_in(api)
+    for pattern in patterns:
+        if getattr(pattern, "name", "") == "api-root":
+            # django-ninja's root raises Http404, which Django answers with the site's HTML page; the address
+            # stays (ninja reverses it for the document's paths), answered in JSON, with where the documents are.
+            pattern.callback = missing
+        elif hasattr(pattern, "callback"):
+            view = pattern.callback if after is None else _finishing(pattern.callback, after)
+            pattern.callback = _in_language(_json_everywhere(view), api.language_of)
+    return [*patterns, path("<path:rest>", missing)]
