@@ -20,7 +20,8 @@ from federation.roles import FEDERATION_STAFF
 from federation.selectors import player_search
 from ratings.engines import dirs
 from tournaments import pairing
-from tournaments.models import GoSystem
+from tournaments.models import GoSystem, TournamentStatus
+from tournaments.services import tournament_results_locked
 
 from . import dirs_mode, egd
 from .models import (
@@ -36,13 +37,45 @@ from .models import (
 )
 
 
+def is_staff(user: AbstractBaseUser | AnonymousUser) -> bool:
+    """Federation staff (the group) or a superuser: they see and run every tournament."""
+    if not user.is_authenticated:
+        return False
+    if user.is_superuser:
+        return True
+    cached = getattr(user, "_go_is_staff", None)
+    if cached is None:
+        cached = user.groups.filter(name=FEDERATION_STAFF).exists()
+        user._go_is_staff = cached
+    return cached
+
+
 def is_director(user: AbstractBaseUser | AnonymousUser, tournament: GoTournament) -> bool:
     """The tournament's organiser, federation staff, or a superuser."""
     if not user.is_authenticated:
         return False
-    if user.is_superuser or tournament.tournament.organiser_id == user.pk:
+    if tournament.tournament.organiser_id == user.pk:
         return True
-    return user.groups.filter(name=FEDERATION_STAFF).exists()
+    return is_staff(user)
+
+
+def is_public(go: GoTournament) -> bool:
+    """An approved tournament is everyone's; a draft or a submitted one is its director's and staff's alone, as
+    ``/tournaments/<id>/`` and the API have it (``federation.selectors.public_tournaments``)."""
+    return go.tournament.status == TournamentStatus.APPROVED
+
+
+def can_see(user: AbstractBaseUser | AnonymousUser, go: GoTournament) -> bool:
+    return is_public(go) or is_director(user, go)
+
+
+def write_lock(user: AbstractBaseUser | AnonymousUser, go: GoTournament) -> str:
+    """Why ``user`` may not change this tournament now ("" when they may): the admin's lock, one rule for both
+    (``tournaments.services.tournament_results_locked``): a submitted or approved tournament is changed by
+    federation staff only, until staff return it to draft."""
+    if not user.is_authenticated:
+        return _("Sign in to change the tournament.")
+    return tournament_results_locked(tournament=go.tournament, user=user)
 
 
 def is_dirs(go: GoTournament) -> bool:
@@ -163,8 +196,17 @@ def tournament_state(data: TournamentData, upto: int, *, players_upto: int | Non
 # --- the pages ----------------------------------------------------------------------------------------------------
 
 
-def go_tournament_list() -> QuerySet[GoTournament]:
-    return GoTournament.objects.select_related("tournament").order_by("-tournament__start_date", "tournament__name")
+def go_tournament_list(*, user: AbstractBaseUser | AnonymousUser | None = None) -> QuerySet[GoTournament]:
+    """The tournaments ``user`` may see: approved ones, and their own drafts and submitted ones (staff: all)."""
+    tournaments = GoTournament.objects.select_related("tournament").order_by(
+        "-tournament__start_date", "tournament__name"
+    )
+    if user is not None and is_staff(user):
+        return tournaments
+    visible = Q(tournament__status=TournamentStatus.APPROVED)
+    if user is not None and user.is_authenticated:
+        visible |= Q(tournament__organiser=user)
+    return tournaments.filter(visible)
 
 
 def go_tournament_get(*, pk: int) -> GoTournament:

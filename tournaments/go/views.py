@@ -46,18 +46,46 @@ def go_or_404(pk: int) -> GoTournament:
         raise Http404 from error
 
 
-def director_required(view):
-    """Login (through the admin login page), then the tournament's organiser or federation staff only."""
+def visible_or_404(request, pk: int) -> tuple[GoTournament, bool]:
+    """The tournament and whether the reader directs it; 404 for a draft or a submitted tournament unless the
+    reader is its organiser or federation staff (as ``/tournaments/<id>/`` and the API answer)."""
+    go = go_or_404(pk)
+    director = selectors.is_director(request.user, go)
+    if not director and not selectors.is_public(go):
+        raise Http404
+    return go, director
 
-    @login_required
-    @wraps(view)
-    def wrapper(request, pk: int, *args, **kwargs):
-        go = go_or_404(pk)
-        if not selectors.is_director(request.user, go):
-            raise PermissionDenied
-        return view(request, go, *args, **kwargs)
 
-    return wrapper
+def director_required(view=None, *, writes: bool = False, answer_json: bool = False):
+    """Login (through the admin login page), then the tournament's organiser or federation staff only.
+
+    Someone else gets a 404 for a tournament they may not see (a draft or a submitted one) and a 403 for one they
+    may. ``writes``: a door that changes the tournament is also refused while the admin locks the tournament for
+    this user (submitted or approved, for its organiser: ``selectors.write_lock``): the reason as a message on the
+    tournament's page, or as JSON (403) for the fast entry's requests; nothing is changed.
+    """
+
+    def decorate(view):
+        @login_required
+        @wraps(view)
+        def wrapper(request, pk: int, *args, **kwargs):
+            go = go_or_404(pk)
+            if not selectors.is_director(request.user, go):
+                if not selectors.is_public(go):
+                    raise Http404
+                raise PermissionDenied
+            if writes:
+                reason = selectors.write_lock(request.user, go)
+                if reason:
+                    if answer_json:
+                        return JsonResponse({"error": reason, "field": ""}, status=403)
+                    messages.error(request, reason)
+                    return redirect("go:tournament", pk=go.pk)
+            return view(request, go, *args, **kwargs)
+
+        return wrapper
+
+    return decorate(view) if view is not None else decorate
 
 
 def _fail(request, error: services.GoError) -> None:
@@ -69,7 +97,7 @@ def _fail(request, error: services.GoError) -> None:
 
 @require_safe
 def index(request):
-    tournaments = selectors.go_tournament_list()[:100]
+    tournaments = selectors.go_tournament_list(user=request.user)[:100]
     can_create = request.user.is_authenticated and request.user.has_perm("tournaments.add_tournament")
     can_record = request.user.is_authenticated and request.user.has_perm("dirs.add_dirsgame")
     return render(
@@ -94,11 +122,12 @@ def tournament_create(request):
 
 @require_safe
 def tournament_detail(request, pk: int):
-    go = go_or_404(pk)
-    director = selectors.is_director(request.user, go)
+    go, director = visible_or_404(request, pk)
+    lock = selectors.write_lock(request.user, go) if director else ""
+    can_write = director and not lock
     progress = selectors.tournament_progress(go=go)
     member_query, members = "", None
-    if director and "member" in request.GET:
+    if can_write and "member" in request.GET:
         member_query = (request.GET.get("member") or "").strip()[:100]
         members = selectors.member_rows(go=go, query=member_query, language=current_language(), limit=SEARCH_LIMIT)
     context = {
@@ -107,22 +136,24 @@ def tournament_detail(request, pk: int):
         "director": director,
         "rounds": [r for r in progress.rounds if r.is_published or director],
         "registrations": selectors.registrations_with_absences(go=go),
-        "can_pair": director and progress.can_pair,
+        "can_write": can_write,
+        "lock": lock,
+        "can_pair": can_write and progress.can_pair,
         "finished": progress.finished,
-        "registration_form": RegistrationForm() if director else None,
+        "registration_form": RegistrationForm() if can_write else None,
         "member_query": member_query,
         "members": members,
         "search_limit": SEARCH_LIMIT,
         "round_numbers": range(1, (go.tournament.rounds or 1) + 1),
         "egd_ready": selectors.egd_refusal(go=go) is None,
-        "egd_form": EgdClassForm(initial={"egd_class": go.egd_class}) if director and progress.finished else None,
+        "egd_form": EgdClassForm(initial={"egd_class": go.egd_class}) if can_write and progress.finished else None,
         "has_standings": any(r.completed for r in progress.rounds),
     }
     return render(request, "go/tournament.html", context)
 
 
 @require_safe
-@director_required
+@director_required(writes=True, answer_json=True)
 def member_search(request, go: GoTournament):
     """JSON for the registration form's search-as-you-type: members by name in Cyrillic or Latin, at most 20."""
     form = PlayerSearchForm(request.GET)
@@ -132,7 +163,7 @@ def member_search(request, go: GoTournament):
 
 
 @require_POST
-@director_required
+@director_required(writes=True)
 def registration_add(request, go: GoTournament):
     form = RegistrationForm(request.POST)
     if form.is_valid():
@@ -159,7 +190,7 @@ def confirm(request, *, title: str, question: str, action: str, fields: dict, bu
 
 
 @require_POST
-@director_required
+@director_required(writes=True)
 def registration_withdraw(request, go: GoTournament, reg_id: int):
     """Withdrawing asks first (the player is not paired again); taking a player back does not."""
     reg = get_object_or_404(Registration, pk=reg_id, tournament=go)
@@ -183,7 +214,7 @@ def registration_withdraw(request, go: GoTournament, reg_id: int):
 
 
 @require_POST
-@director_required
+@director_required(writes=True)
 def absence_set(request, go: GoTournament):
     form = AbsenceForm(request.POST)
     if not form.is_valid():
@@ -203,7 +234,7 @@ def absence_set(request, go: GoTournament):
 
 
 @require_POST
-@director_required
+@director_required(writes=True)
 def round_pair(request, go: GoTournament):
     try:
         go_round = services.go_round_pair(go=go, user=request.user)
@@ -222,9 +253,10 @@ def _round(go: GoTournament, number: int) -> Round:
 
 @require_safe
 def round_detail(request, pk: int, number: int):
-    go = go_or_404(pk)
+    go, director = visible_or_404(request, pk)
+    lock = selectors.write_lock(request.user, go) if director else ""
+    can_write = director and not lock
     go_round = _round(go, number)
-    director = selectors.is_director(request.user, go)
     if not go_round.is_published and not director:
         raise Http404
     boards = selectors.round_boards(go_round=go_round)
@@ -258,13 +290,15 @@ def round_detail(request, pk: int, number: int):
         "boards": boards,
         "byes": byes,
         "director": director,
+        "can_write": can_write,
+        "lock": lock,
         "names": names,
         "unpaired": unpaired,
         "draws": selectors.draws_allowed(go),
         "has_results": any(b.result for b in boards),
         "all_rounds": all_rounds,
         "later_round": later_round,
-        "can_correct": director and go_round.is_published and later_round is None,
+        "can_correct": can_write and go_round.is_published and later_round is None,
         "correction_advice": selectors.correction_blocked(go_round=go_round) if director and later_round else None,
         "swap_choices": swap_choices,
         "records": records,
@@ -273,7 +307,7 @@ def round_detail(request, pk: int, number: int):
 
 
 @require_POST
-@director_required
+@director_required(writes=True)
 def round_edit(request, go: GoTournament, number: int):
     go_round = _round(go, number)
     form = RoundEditForm(request.POST)
@@ -357,7 +391,7 @@ def _board_result(request, go: GoTournament, number: int, form_class, service, s
 
 
 @require_POST
-@director_required
+@director_required(writes=True)
 def result_enter(request, go: GoTournament, number: int):
     return _board_result(
         request,
@@ -376,14 +410,14 @@ def _corrected(board) -> str:
 
 
 @require_POST
-@director_required
+@director_required(writes=True)
 def result_correct(request, go: GoTournament, number: int):
     return _board_result(request, go, number, CorrectionForm, services.go_result_correct, _corrected)
 
 
 @require_safe
 def standings(request, pk: int):
-    go = go_or_404(pk)
+    go, _director = visible_or_404(request, pk)
     completed = list(go.rounds.filter(completed=True).order_by("number").values_list("number", flat=True))
     chosen = None
     requested = request.GET.get("round")
@@ -412,7 +446,7 @@ def standings(request, pk: int):
 
 @require_safe
 def player_games(request, pk: int, reg_id: int):
-    go = go_or_404(pk)
+    go, _director = visible_or_404(request, pk)
     reg = get_object_or_404(Registration, pk=reg_id, tournament=go)
     rows = selectors.player_games(registration=reg)
     last = go.rounds.filter(completed=True).order_by("-number").first()
@@ -441,7 +475,7 @@ def player_games(request, pk: int, reg_id: int):
 @require_safe
 def egd_export(request, pk: int):
     """The EGD results table of a finished tournament whose director has chosen its class (`rules/go.md`, part 3)."""
-    go = go_or_404(pk)
+    go, _director = visible_or_404(request, pk)
     refusal = selectors.egd_refusal(go=go)
     if refusal:
         messages.error(request, refusal)
@@ -452,7 +486,7 @@ def egd_export(request, pk: int):
 
 
 @require_POST
-@director_required
+@director_required(writes=True)
 def egd_class_set(request, go: GoTournament):
     form = EgdClassForm(request.POST)
     if not form.is_valid():

@@ -52,7 +52,7 @@ def _choices(request) -> dict[str, str]:
     return {k: v for k, v in request.POST.items() if k.startswith("row")}
 
 
-@director_required
+@director_required(writes=True)
 def players_import(request, go: GoTournament):
     key = f"go-import-{go.pk}"
     context = {"go": go, "t": go.tournament, "form": ImportFileForm()}

@@ -78,3 +78,12 @@ def play(client, go, rnd, winners: dict[tuple[str, str], str]):
 
 def today() -> datetime.date:
     return datetime.date(2026, 3, 7)
+
+
+def approve(go: GoTournament) -> GoTournament:
+    """Federation staff approve the tournament: from then on it is everyone's to see (and locked for its
+    organiser). Before that, a draft or submitted tournament is its director's and staff's alone."""
+    from tournaments.models import Tournament, TournamentStatus
+
+    Tournament.objects.filter(pk=go.pk).update(status=TournamentStatus.APPROVED)
+    return GoTournament.objects.select_related("tournament").get(pk=go.pk)

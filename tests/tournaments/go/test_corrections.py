@@ -9,7 +9,7 @@ from tests.factories import PlayerFactory, UserFactory, organiser
 from tournaments.go import services
 from tournaments.go.models import Board, Round
 
-from .helpers import EN, create, edit, pair, register, result
+from .helpers import EN, approve, create, edit, pair, register, result
 
 pytestmark = pytest.mark.django_db
 
@@ -187,7 +187,7 @@ def test_bad_corrections_are_refused_and_change_nothing(director):
     assert [o["action"] for o in rnd.overrides] == []
     client = director
     client.force_login(UserFactory())
-    assert correct(client, go, 1, 1, "black").status_code == 403
+    assert correct(client, go, 1, 1, "black").status_code == 404  # a draft is its director's alone
     assert Board.objects.get(pk=board.pk).result == "white"
 
 
@@ -215,6 +215,7 @@ def test_round_page_offers_corrections_to_the_director_only(director, client):
     correct(director, go, 1, 1, "black")
     page = director.get(f"{EN}/{go.pk}/rounds/1/").content.decode()
     assert "board 1 (A - B): white wins → black wins" in page
+    approve(go)  # the public sees an approved tournament
     director.logout()
     page = client.get(f"{EN}/{go.pk}/rounds/1/").content.decode()
     assert "/rounds/1/correct/" not in page

@@ -11,7 +11,7 @@ from tournaments.go import egd_read, selectors, services, sheets
 from tournaments.go.models import Board
 
 from .egd_validator import Refused, validate
-from .helpers import EN
+from .helpers import EN, approve
 
 pytestmark = pytest.mark.django_db
 
@@ -70,7 +70,7 @@ def _finished():
     services.go_registration_withdraw(registration=go.registrations.get(name="Müller Hans"), user=user)
     _play_round(go, user)
     _play_round(go, user, winners="w")
-    return services.go_egd_class_set(go=go, egd_class="B", user=user), late
+    return approve(services.go_egd_class_set(go=go, egd_class="B", user=user)), late
 
 
 def test_the_table_of_a_finished_tournament_is_one_egd_accepts_and_equals_the_standings(client):
@@ -154,6 +154,7 @@ def test_only_a_finished_tournament_with_its_class_is_exported(client):
     _play_round(go, user)
     assert selectors.egd_table(go=go) is None
     assert "all 4 rounds with every result in" in selectors.egd_refusal(go=go)
+    go = approve(go)
     page = client.get(f"{EN}/{go.pk}/").content.decode()
     assert "egd.h9" not in page
     assert client.get(f"{EN}/{go.pk}/egd.h9").status_code == 302

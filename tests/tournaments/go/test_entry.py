@@ -108,5 +108,5 @@ def test_draws_where_allowed_and_a_draft_round():
     assert 'data-draws="1"' in page
     other = Client()
     other.force_login(UserFactory())
-    assert other.get(f"{EN}/{go.pk}/rounds/1/enter/").status_code == 403
+    assert other.get(f"{EN}/{go.pk}/rounds/1/enter/").status_code == 404  # a draft is the director's alone
     assert client.get(f"{EN}/{go.pk}/rounds/7/enter/").status_code == 404

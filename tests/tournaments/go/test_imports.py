@@ -137,7 +137,7 @@ def test_bad_files_are_refused_with_the_line_and_nothing_is_saved(director, memb
     assert not Registration.objects.filter(tournament=go).exists()
     other = Client()
     other.force_login(UserFactory())
-    assert _upload(other, url, "spring.h9", PLAYERS_H9.encode()).status_code == 403
+    assert _upload(other, url, "spring.h9", PLAYERS_H9.encode()).status_code == 404  # a draft: not shown to others
 
 
 def test_a_finished_tournament_imported_as_history(director):

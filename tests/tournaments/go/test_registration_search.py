@@ -84,9 +84,10 @@ def test_search_is_for_the_directors_only(client):
     assert response.status_code == 302
     assert "login" in response["Location"]
     client.force_login(UserFactory())
-    assert client.get(url, {"q": "petrov"}).status_code == 403
+    # A draft is its director's alone: others are told it does not exist.
+    assert client.get(url, {"q": "petrov"}).status_code == 404
     client.force_login(organiser())  # an organiser, but of another tournament
-    assert client.get(url, {"q": "petrov"}).status_code == 403
+    assert client.get(url, {"q": "petrov"}).status_code == 404
     assert client.get(f"{EN}/999999/members.json", {"q": "petrov"}).status_code in (403, 404)
 
 

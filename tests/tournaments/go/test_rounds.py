@@ -195,8 +195,8 @@ def test_only_the_director_runs_the_tournament(client, director):
     assert response.status_code == 302
     other = UserFactory()
     client.force_login(other)
-    assert client.post(f"{EN}/{go.pk}/pair/").status_code == 403
-    assert client.get(f"{EN}/{go.pk}/").status_code == 200
+    assert client.post(f"{EN}/{go.pk}/pair/").status_code == 404  # a draft is not even shown to others
+    assert client.get(f"{EN}/{go.pk}/").status_code == 404
     assert client.get(f"{EN}/new/").status_code == 403
 
 

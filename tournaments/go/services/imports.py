@@ -30,7 +30,7 @@ from ratings.engines.common import EngineError
 from ..egd_read import PlayerRow, Table, rank_rating
 from ..models import GoTournament, Registration
 from ..selectors import is_dirs
-from .common import GoError, log
+from .common import GoError, check_writable, log
 from .registrations import go_registration_add
 
 #: At most this many namesakes are offered for one row; the director types a rating by hand past that.
@@ -214,6 +214,7 @@ def go_players_import(
     Refused as a whole (``GoError`` naming the line) when the file has problems or a row cannot be registered: an
     unknown member, a row with neither rank nor rating for a player without a DIRS rating, a rating off the scale.
     """
+    check_writable(go, user)
     if table.problems:
         raise GoError("file", table.problems[0])
     registered = register_matches(go=go, matches=match_players(table.players, go=go), choices=choices, user=user)

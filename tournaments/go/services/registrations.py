@@ -29,7 +29,7 @@ from ..models import (
     RoundStatus,
 )
 from ..selectors import is_dirs
-from .common import GoError, log
+from .common import GoError, check_writable, log
 
 
 @transaction.atomic
@@ -116,6 +116,7 @@ def go_registration_add(
     published, and the rounds before it count as absences. A late entry goes into the director's record.
     ``name_latin`` and ``egd_pin`` come from an imported list (a typed name keeps them for the EGD table).
     """
+    check_writable(go, user)
     go = GoTournament.objects.select_for_update().select_related("tournament").get(pk=go.pk)
     source = RatingSource.TYPED
     if player is not None:
@@ -196,6 +197,7 @@ def go_absence_set(
     *, registration: Registration, round_number: int, absent: bool, user: AbstractBaseUser | None = None
 ) -> None:
     """Mark a player absent (or present again) in a round not yet played; a paired player must be unpaired first."""
+    check_writable(registration.tournament_id, user)
     go = GoTournament.objects.select_for_update().select_related("tournament").get(pk=registration.tournament_id)
     if not 1 <= round_number <= (go.tournament.rounds or 1):
         raise GoError("round_number", _("There is no round %(n)s.") % {"n": round_number})
@@ -229,6 +231,7 @@ def go_registration_withdraw(
     *, registration: Registration, undo: bool = False, user: AbstractBaseUser | None = None
 ) -> Registration:
     """Withdraw a player from the rounds not yet published (or take them back)."""
+    check_writable(registration.tournament_id, user)
     go = GoTournament.objects.select_for_update().get(pk=registration.tournament_id)
     registration = Registration.objects.select_for_update().get(pk=registration.pk)
     if undo:
@@ -256,6 +259,7 @@ def go_registration_withdraw(
 @transaction.atomic
 def go_egd_class_set(*, go: GoTournament, egd_class: str, user: AbstractBaseUser | None = None) -> GoTournament:
     """The director's choice of the EGD class (`rules/go.md`, part 3: A to D, chosen by the director)."""
+    check_writable(go, user)
     if egd_class not in EgdClass.values:
         raise GoError("egd_class", _("Choose the EGD class: A, B, C or D."))
     go = GoTournament.objects.select_for_update().get(pk=go.pk)

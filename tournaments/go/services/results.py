@@ -18,7 +18,7 @@ from tournaments import pairing
 
 from ..models import Board, BoardResult, Round, StandingRow
 from ..selectors import correction_blocked, draws_allowed, is_dirs, tournament_data, tournament_state
-from .common import GoError, lock_round, record_on_round, registration_pk
+from .common import GoError, check_writable, lock_round, record_on_round, registration_pk
 
 #: A board's result in each language, for the round's record of changes by hand.
 RESULT_LABELS = {
@@ -73,6 +73,7 @@ def go_result_enter(
     Refused: a board not in the round, a board that already has a result, a draw where draws are forbidden (and
     in a DIRS tournament), an unknown result, a round not published yet.
     """
+    check_writable(go_round.tournament_id, user)
     locked = lock_round(go_round)
     go = locked.tournament
     if not locked.is_published:
@@ -120,6 +121,7 @@ def go_result_correct(
     game of both players) and the corrected game is rated again. Locks as ``go_result_enter``: the round row, then
     the board row, and the board's ``version`` if the form sent it.
     """
+    check_writable(go_round.tournament_id, user)
     locked = lock_round(go_round)
     go = locked.tournament
     if not locked.is_published:
