@@ -464,8 +464,19 @@ def egd_table(*, go: GoTournament) -> str | None:
 
 
 def player_version_fragments(player_id: int) -> list:
-    """A player's page lists their Go tournaments (registrations) by the tournaments' names and dates."""
-    return [(f"SELECT MAX(id) FROM {Registration._meta.db_table} WHERE player_id = %s", [player_id])]
+    """A player's page lists their Go tournaments (registrations) by the tournaments' names and dates, the approved
+    ones only: the version counts those too, so an approval (or a return to draft) shows at once."""
+    from tournaments.models import Tournament
+
+    registrations, tournaments = Registration._meta.db_table, Tournament._meta.db_table
+    return [
+        (f"SELECT MAX(id) FROM {registrations} WHERE player_id = %s", [player_id]),
+        (
+            f"SELECT COUNT(*) FROM {registrations} r JOIN {tournaments} t ON t.id = r.tournament_id "
+            "WHERE r.player_id = %s AND t.status = %s",
+            [player_id, TournamentStatus.APPROVED.value],
+        ),
+    ]
 
 
 def explanation_with_names(
