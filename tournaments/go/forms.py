@@ -48,7 +48,8 @@ class RegistrationForm(forms.Form):
         widget=forms.HiddenInput,
         error_messages={"invalid_choice": _("Choose a member from the search results.")},
     )
-    name = forms.CharField(label=_("or a name (not a member)"), max_length=200, required=False)
+    surname = forms.CharField(label=_("or a surname (not a member)"), max_length=100, required=False)
+    given_name = forms.CharField(label=_("Given name"), max_length=100, required=False)
     rating = forms.IntegerField(label=_("Rating"), required=False, help_text=_("Empty: the member's DIRS rating."))
     country = forms.CharField(label=_("Country"), max_length=2, required=False)
     club_name = forms.CharField(label=_("Club"), max_length=100, required=False)
@@ -57,9 +58,10 @@ class RegistrationForm(forms.Form):
         data = super().clean()
         if self.errors:
             return data
-        if not data.get("player") and not (data.get("name") or "").strip():
+        typed = (data.get("surname") or "").strip() or (data.get("given_name") or "").strip()
+        if not data.get("player") and not (data.get("surname") or "").strip():
             raise forms.ValidationError(_("Choose a member or type a name."))
-        if data.get("player") and (data.get("name") or "").strip():
+        if data.get("player") and typed:
             raise forms.ValidationError(_("Choose a member or type a name, not both."))
         return data
 

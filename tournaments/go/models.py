@@ -76,7 +76,13 @@ class RatingSource(models.TextChoices):
 
 
 class Registration(models.Model):
-    """A player in a tournament: a member or a typed name, the rating the start level comes from."""
+    """A player in a tournament: a member or a typed name, the rating the start level comes from.
+
+    The surname and the given name are kept apart, in Cyrillic (or as typed) and in Latin letters, as EGD's table
+    writes them (`rules/go.md`, part 3: two fields). ``name`` and ``name_latin`` are the full names the pages show
+    and sort, surname first, written by the services from the parts (``names.join_name``) so the pages read one
+    column.
+    """
 
     tournament = models.ForeignKey(
         GoTournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="registrations"
@@ -84,6 +90,10 @@ class Registration(models.Model):
     player = models.ForeignKey(
         Player, verbose_name=_("player"), on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
+    surname = models.CharField(_("surname"), max_length=100, default="")
+    given_name = models.CharField(_("given name"), max_length=100, blank=True, default="")
+    surname_latin = models.CharField(_("surname (Latin)"), max_length=100, blank=True, default="")
+    given_name_latin = models.CharField(_("given name (Latin)"), max_length=100, blank=True, default="")
     name = models.CharField(_("name"), max_length=200)
     name_latin = models.CharField(_("name (Latin)"), max_length=200, blank=True)
     rating = models.IntegerField(_("rating"))

@@ -35,6 +35,7 @@ from .models import (
     Round,
     RoundStatus,
 )
+from .names import name_key
 
 
 def is_staff(user: AbstractBaseUser | AnonymousUser) -> bool:
@@ -234,9 +235,15 @@ def tournament_progress(*, go: GoTournament) -> Progress:
     )
 
 
-def registrations_with_absences(*, go: GoTournament) -> list[Registration]:
+def by_name(registrations, language: str) -> list[Registration]:
+    """Registrations in the order of the names the page shows (``names.name_key``: Ё with Е, the reader's
+    alphabet; the English pages by the Latin name)."""
+    return sorted(registrations, key=lambda r: (name_key(r.display_name(language)), r.pk))
+
+
+def registrations_with_absences(*, go: GoTournament, language: str = "ru") -> list[Registration]:
     """The players by name, each with ``absent_rounds``: the rounds they are marked absent in."""
-    registrations = list(go.registrations.order_by("name"))
+    registrations = by_name(go.registrations.all(), language)
     absences: dict[int, list[int]] = defaultdict(list)
     for reg_id, number in Absence.objects.filter(registration__tournament=go).values_list(
         "registration_id", "round_number"
@@ -258,7 +265,7 @@ def member_rows(*, go: GoTournament, query: str, language: str, limit: int) -> l
     needs to tell namesakes apart (other alphabet, club, city, DIRS rating) and whether they are registered."""
     if not query.strip():
         return []
-    players = list(member_search(search=query, limit=limit))
+    players = sorted(member_search(search=query, limit=limit), key=lambda p: name_key(p.display_name(language)))
     registered = set(
         Registration.objects.filter(tournament=go, player_id__in=[p.pk for p in players]).values_list(
             "player_id", flat=True
@@ -286,12 +293,13 @@ def round_boards(*, go_round: Round) -> list[Board]:
     return list(go_round.boards.select_related("white", "black").order_by("number"))
 
 
-def round_byes(*, go_round: Round) -> list[Bye]:
-    return list(go_round.byes.select_related("registration").order_by("registration__name"))
+def round_byes(*, go_round: Round, language: str = "ru") -> list[Bye]:
+    byes = go_round.byes.select_related("registration")
+    return sorted(byes, key=lambda b: (name_key(b.registration.display_name(language)), b.registration_id))
 
 
 def round_unpaired(
-    *, go_round: Round, registrations: list[Registration], boards: list[Board], byes: list[Bye]
+    *, go_round: Round, registrations: list[Registration], boards: list[Board], byes: list[Bye], language: str = "ru"
 ) -> list[Registration]:
     """The players who play this round (joined, present, not withdrawn) with neither a board nor a bye in it."""
     taken = {b.white_id for b in boards} | {b.registration_id for b in byes} | {b.black_id for b in boards}
@@ -302,7 +310,7 @@ def round_unpaired(
     )
     return [
         r
-        for r in registrations
+        for r in by_name(registrations, language)
         if r.pk not in taken
         and r.first_round <= go_round.number
         and r.present_in(go_round.number)
@@ -437,9 +445,10 @@ def egd_table(*, go: GoTournament) -> str | None:
         if member is not None:
             surname = member.last_name_latin or member.last_name
             first = member.first_name_latin or member.first_name
-        else:
-            parts = (reg.name_latin or reg.name).split(" ", 1)
-            surname, first = parts[0], parts[1] if len(parts) > 1 else ""
+        elif reg.surname_latin:
+            surname, first = reg.surname_latin, reg.given_name_latin
+        else:  # transliterated by ``egd.field``
+            surname, first = reg.surname, reg.given_name
         rank = dirs.rank_of(max(reg.rating // scale_divisor, 0)).short
         players[reg.key] = egd.EgdPlayer(
             surname, first, rank, reg.country, reg.club_name, frozenset(forfeits.get(reg.pk, ()))

@@ -14,6 +14,7 @@ from ratings.dirs.calculator import handicap_text
 from ratings.engines import dirs
 
 from .models import Board, BoardResult, Bye, GoTournament, Registration, Round, RoundStatus, StandingRow
+from .names import name_key
 from .selectors import is_dirs
 
 WINS = {BoardResult.WHITE: "white", BoardResult.WHITE_FORFEIT: "white"}
@@ -76,10 +77,9 @@ def _rank(go: GoTournament, rating: int) -> str:
 def standings_table(*, go: GoTournament, upto: int, language: str, cells: bool = True) -> list[Line]:
     """Everyone's line after round ``upto`` in the order of the standings, numbered 1..N (the crosstable names
     opponents by that number), with wins (a bye is a win, `rules/go.md`) and, with ``cells``, every round."""
-    rows = list(
-        StandingRow.objects.filter(round__tournament=go, round__number=upto)
-        .select_related("registration")
-        .order_by("place", "registration__name", "registration_id")
+    rows = sorted(
+        StandingRow.objects.filter(round__tournament=go, round__number=upto).select_related("registration"),
+        key=lambda row: (row.place, name_key(row.registration.display_name(language)), row.registration_id),
     )
     lines = []
     number_of: dict[int, int] = {}
@@ -196,7 +196,7 @@ def seats(*, go_round: Round, language: str) -> list[SeatLine]:
         lines[b.black_id] = SeatLine(names[b.black_id], b.number, "black", names[b.white_id], text)
     for reg_id in go_round.byes.values_list("registration_id", flat=True):
         lines[reg_id] = SeatLine(names[reg_id], bye=True)
-    return sorted(lines.values(), key=lambda line: (line.name.casefold().replace("ё", "е"), line.board or 0))
+    return sorted(lines.values(), key=lambda line: (name_key(line.name), line.board or 0))
 
 
 def visible_round(*, go: GoTournament, number: int, director: bool) -> Round | None:

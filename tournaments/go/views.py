@@ -34,6 +34,7 @@ from .forms import (
     TournamentCreateForm,
 )
 from .models import GoTournament, Registration, Round, RoundStatus
+from .names import name_key
 
 #: At most this many members come back from the registration search; the director types more of the name.
 SEARCH_LIMIT = 20
@@ -135,7 +136,7 @@ def tournament_detail(request, pk: int):
         "t": go.tournament,
         "director": director,
         "rounds": [r for r in progress.rounds if r.is_published or director],
-        "registrations": selectors.registrations_with_absences(go=go),
+        "registrations": selectors.registrations_with_absences(go=go, language=current_language()),
         "can_write": can_write,
         "lock": lock,
         "can_pair": can_write and progress.can_pair,
@@ -260,8 +261,8 @@ def round_detail(request, pk: int, number: int):
     if not go_round.is_published and not director:
         raise Http404
     boards = selectors.round_boards(go_round=go_round)
-    byes = selectors.round_byes(go_round=go_round)
     lang = current_language()
+    byes = selectors.round_byes(go_round=go_round, language=lang)
     unpaired, swap_choices, records = [], {}, []
     if director:
         registrations = list(go.registrations.all())
@@ -269,12 +270,13 @@ def round_detail(request, pk: int, number: int):
         records = selectors.director_log(go=go, round_number=number)
         if not go_round.is_published:
             unpaired = selectors.round_unpaired(
-                go_round=go_round, registrations=registrations, boards=boards, byes=byes
+                go_round=go_round, registrations=registrations, boards=boards, byes=byes, language=lang
             )
             # Only players of this round can be swapped: those on its boards or byes and the present unpaired.
             playing = {b.white_id for b in boards} | {b.black_id for b in boards} | {b.registration_id for b in byes}
             playing |= {r.pk for r in unpaired}
-            swap_choices = {pk: name for pk, name in sorted(names.items(), key=lambda x: x[1]) if pk in playing}
+            ordered = sorted(names.items(), key=lambda item: (name_key(item[1]), item[0]))
+            swap_choices = {pk: name for pk, name in ordered if pk in playing}
     else:
         names = {b.white_id: b.white.display_name(lang) for b in boards}
         names.update({b.black_id: b.black.display_name(lang) for b in boards})

@@ -59,7 +59,8 @@ def boards_sheet(request, pk: int, number: int):
     go, _director = visible_or_404(request, pk)
     go_round = _round_for(request, go, number)
     boards = sheets.round_sheet(go_round=go_round, language=current_language())
-    byes = [b.registration.display_name(current_language()) for b in selectors.round_byes(go_round=go_round)]
+    language = current_language()
+    byes = [b.registration.display_name(language) for b in selectors.round_byes(go_round=go_round, language=language)]
     context = {"go": go, "t": go.tournament, "round": go_round, "boards": boards, "byes": byes, "sheet": "boards"}
     return render(request, "go/print/boards.html", context)
 

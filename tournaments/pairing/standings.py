@@ -12,6 +12,7 @@ from typing import Any
 
 from ratings.engines.common import EngineError, Explanation
 from ratings.engines.parse import is_number, is_whole
+from tournaments.pairing.names import alphabetical
 from tournaments.pairing.options import KOMI_KINDS, MAX_STONES, Options, playable_handicap, start_level, win_points
 
 
@@ -331,10 +332,15 @@ def tiebreak_terms(state: TournamentState, player_id: str) -> tuple[TiebreakTerm
     return tuple(terms)
 
 
+def _name_order(p: PlayerState) -> tuple[str, str]:
+    return alphabetical(p.name), p.id
+
+
 def standings(state: TournamentState) -> tuple[Standing, ...]:
     """Everyone registered, ranked: level, then the tie-break (when on), then start rating, then a shared place.
 
-    `rules/go.md`, part 1, "Final standing and the tie-break". Players sharing a place are listed by name.
+    `rules/go.md`, part 1, "Final standing and the tie-break". Players sharing a place are listed by name, as their
+    alphabet orders them (:func:`~tournaments.pairing.names.alphabetical`: Ё with Е).
     """
     use_tb = state.options.tiebreak
     rows = []
@@ -342,7 +348,7 @@ def standings(state: TournamentState) -> tuple[Standing, ...]:
         terms = tiebreak_terms(state, p.id)
         tb = sum(t.value for t in terms)
         rows.append((p, terms, tb))
-    rows.sort(key=lambda row: (-row[0].level, -(row[2] if use_tb else 0), -row[0].rating, row[0].name, row[0].id))
+    rows.sort(key=lambda row: (-row[0].level, -(row[2] if use_tb else 0), -row[0].rating, *_name_order(row[0])))
 
     def group_key(row: tuple[PlayerState, tuple[TiebreakTerm, ...], int]) -> tuple[int, int, float]:
         return row[0].level, row[2] if use_tb else 0, row[0].rating

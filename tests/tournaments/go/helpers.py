@@ -3,6 +3,7 @@
 import datetime
 
 from tournaments.go.models import Board, GoTournament, Registration, Round
+from tournaments.go.names import split_name
 
 EN = "/en/go"
 
@@ -36,7 +37,10 @@ def create(client, **fields) -> GoTournament:
 
 
 def register(client, go, name, rating, **extra) -> Registration:
-    data = {"name": name, "rating": rating, "country": "RU", "club_name": "Moscow GC", **extra}
+    """A typed name, surname first, as the form's two fields."""
+    surname, given_name = split_name(name)
+    data = {"surname": surname, "given_name": given_name, "rating": rating, "country": "RU", "club_name": "Moscow GC"}
+    data.update(extra)
     response = client.post(f"{EN}/{go.pk}/register/", data)
     assert response.status_code == 302
     return Registration.objects.get(tournament=go, name=name)

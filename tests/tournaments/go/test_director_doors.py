@@ -148,7 +148,9 @@ DOORS: dict[str, Door] = {
     # The doors that change the tournament (or lead to a change).
     "member_search": Door("write", lambda c, go: c.get(f"{EN}/{go.pk}/members.json", {"q": "Petrov"}), json=True),
     "registration_add": Door(
-        "write", lambda c, go: c.post(f"{EN}/{go.pk}/register/", {"name": "Late Comer", "rating": 1500}), changes=True
+        "write",
+        lambda c, go: c.post(f"{EN}/{go.pk}/register/", {"surname": "Comer", "given_name": "Late", "rating": 1500}),
+        changes=True,
     ),
     "registration_withdraw": Door(
         "write",

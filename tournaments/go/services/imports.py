@@ -190,11 +190,11 @@ def register_matches(
             registered[m.key] = go_registration_add(
                 go=go,
                 player=player,
-                name="" if player else m.row.name,
+                surname="" if player else m.row.surname,
+                given_name="" if player else m.row.first_name,
                 rating=m.rating,
                 country=m.row.country,
                 club_name=m.row.club,
-                name_latin="" if player or not m.row.name.isascii() else m.row.name,
                 egd_pin=m.row.pin,
                 user=user,
             )

@@ -10,6 +10,7 @@ import datetime
 from decimal import Decimal
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
@@ -28,6 +29,7 @@ from ..models import (
     Round,
     RoundStatus,
 )
+from ..names import join_name, split_name
 from ..selectors import is_dirs
 from .common import GoError, check_writable, log
 
@@ -102,11 +104,15 @@ def go_registration_add(
     *,
     go: GoTournament,
     player: Player | None = None,
+    surname: str = "",
+    given_name: str = "",
+    surname_latin: str = "",
+    given_name_latin: str = "",
     name: str = "",
+    name_latin: str = "",
     rating: int | None = None,
     country: str = "",
     club_name: str = "",
-    name_latin: str = "",
     egd_pin: str = "",
     user: AbstractBaseUser | None = None,
 ) -> Registration:
@@ -114,7 +120,10 @@ def go_registration_add(
 
     `rules/go.md`: a late registration enters with its start points: ``first_round`` is the first round not yet
     published, and the rounds before it count as absences. A late entry goes into the director's record.
-    ``name_latin`` and ``egd_pin`` come from an imported list (a typed name keeps them for the EGD table).
+    A typed name comes as its two parts, surname and given name (the form's and the files' two fields), or as one
+    string surname first (``name``), split where the surname ends (``names.split_name``). The Latin parts and
+    ``egd_pin`` come from an imported list (a typed name keeps them for the EGD table); a name typed in Latin
+    letters is its own Latin name.
     """
     check_writable(go, user)
     go = GoTournament.objects.select_for_update().select_related("tournament").get(pk=go.pk)
@@ -129,18 +138,24 @@ def go_registration_add(
             # A DIRS rating r is 10 r on the tournament scale (rules/go.md, scales).
             rating = dirs_rating.rating if is_dirs(go) else dirs_rating.rating * 10
             source = RatingSource.DIRS
-        name = player.full_name
-        name_latin = player.full_name_latin
+        surname, given_name = player.last_name, player.first_name
+        surname_latin, given_name_latin = player.last_name_latin, player.first_name_latin
         egd_pin = egd_pin or player.egd_pin
         country = country or player.country
         club_name = club_name or (player.club.name if player.club_id else "")
     else:
-        name = " ".join(name.split())
-        name_latin = " ".join(name_latin.split()) or (name if name.isascii() else "")
-        if not name:
-            raise GoError("name", _("Choose a player or type a name."))
+        if not surname.strip() and name.strip():
+            surname, given_name = split_name(name)
+        if not surname_latin.strip() and name_latin.strip():
+            surname_latin, given_name_latin = split_name(name_latin)
+        surname, given_name = " ".join(surname.split()), " ".join(given_name.split())
+        if not surname:
+            raise GoError("surname", _("Choose a player or type a name."))
+        if not surname_latin.strip() and join_name(surname, given_name).isascii():
+            surname_latin, given_name_latin = surname, given_name
+        name = join_name(surname, given_name)
         if Registration.objects.filter(tournament=go, name__iexact=name).exists():
-            raise GoError("name", _("%(name)s is already registered.") % {"name": name})
+            raise GoError("surname", _("%(name)s is already registered.") % {"name": name})
         if rating is None:
             raise GoError("rating", _("Type the rating of a player who is not a member."))
     top = DIRS_RATING_MAX if is_dirs(go) else TOURNAMENT_RATING_MAX
@@ -154,11 +169,16 @@ def go_registration_add(
     first_round = _next_open_round(go)
     if first_round > (go.tournament.rounds or 1):
         raise GoError("", _("Every round has been published: nobody can join any more."))
+    surname_latin, given_name_latin = " ".join(surname_latin.split()), " ".join(given_name_latin.split())
     registration = Registration(
         tournament=go,
         player=player,
-        name=name,
-        name_latin=name_latin,
+        surname=surname,
+        given_name=given_name,
+        surname_latin=surname_latin,
+        given_name_latin=given_name_latin,
+        name=join_name(surname, given_name),
+        name_latin=join_name(surname_latin, given_name_latin),
         rating=rating,
         rating_source=source,
         country=(country or "RU").upper()[:2],
@@ -166,7 +186,16 @@ def go_registration_add(
         egd_pin=egd_pin,
         first_round=first_round,
     )
-    registration.full_clean(exclude=["tournament"])
+    name = registration.name
+    try:
+        registration.full_clean(exclude=["tournament"])
+    except ValidationError as error:
+        field, messages = next(iter(error.message_dict.items()))
+        try:
+            label = str(Registration._meta.get_field(field).verbose_name)
+        except FieldDoesNotExist:
+            label, field = "", ""
+        raise GoError(field, f"{label}: {messages[0]}" if label else messages[0]) from error
     try:
         with transaction.atomic():
             registration.save()

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from ratings.engines.common import EngineError
 from tournaments import pairing
+from tournaments.pairing.names import alphabetical
 
 from .. import dirs_mode
 from ..models import Board, Bye, GoTournament, Registration, Round, RoundStatus
@@ -339,7 +340,7 @@ def _after_hand_change(
 
 def _rank_key(player: pairing.PlayerState) -> tuple[int, float, str, str]:
     """`rules/go.md`, "Pairing": players are ranked by level, then start rating, then name (and id, to be total)."""
-    return -player.level, -player.rating, player.name, player.id
+    return -player.level, -player.rating, alphabetical(player.name), player.id
 
 
 def _renumber(draft: Round, state: pairing.TournamentState) -> None:
