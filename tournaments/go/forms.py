@@ -163,10 +163,21 @@ class HistoryForm(forms.Form):
             self.add_error("end_date", _("The end date is before the start date."))
         return data
 
+    @classmethod
+    def defaults(cls) -> dict:
+        return {name: field.initial for name, field in cls.base_fields.items()}
+
     @staticmethod
     def initial_from(tags: dict[str, str]) -> dict:
-        """The header's event, place, dates, komi, time and class (``EV``, ``PC``, ``DT``, ``KM``, ``TM``, ``CL``)."""
+        """The header's event, place, dates, komi, time and class (``EV``, ``PC``, ``DT``, ``KM``, ``TM``, ``CL``),
+        and the system and its options where the comment ``CM`` names them as the site's own table writes them."""
         initial: dict = {"name": tags.get("EV", "")}
+        comment = tags.get("CM", "").lower()
+        if "self-handicap" in comment:
+            initial["system"] = GoSystem.PROFS if comment.startswith("profs") else GoSystem.FUS
+            initial["half_stone"] = "half-stone levels" in comment
+            initial["acceleration"] = "acceleration on" in comment
+            initial["tiebreak"] = "no tie-break" not in comment
         country, _comma, city = tags.get("PC", "").partition(",")
         if len(country.strip()) == 2:
             initial["country"] = country.strip().upper()

@@ -154,7 +154,9 @@ class TournamentData:
             for b in self.boards.get(rnd.pk, []):
                 colour = b.winner_colour
                 winner = None if colour is None else (f"r{b.white_id}" if colour == "white" else f"r{b.black_id}")
-                items.append(pairing.GameResult(f"r{b.white_id}", f"r{b.black_id}", winner, b.handicap, b.komi_kind))
+                items.append(
+                    pairing.GameResult(f"r{b.white_id}", f"r{b.black_id}", winner, b.handicap, b.komi_kind, b.both)
+                )
             items.extend(pairing.ByeResult(f"r{bye.registration_id}") for bye in self.byes.get(rnd.pk, []))
             out.append(items)
         return out
@@ -245,12 +247,16 @@ def registrations_with_absences(*, go: GoTournament, language: str = "ru") -> li
     """The players by name, each with ``absent_rounds``: the rounds they are marked absent in."""
     registrations = by_name(go.registrations.all(), language)
     absences: dict[int, list[int]] = defaultdict(list)
-    for reg_id, number in Absence.objects.filter(registration__tournament=go).values_list(
-        "registration_id", "round_number"
+    requested: dict[int, set[int]] = defaultdict(set)
+    for reg_id, number, by_request in Absence.objects.filter(registration__tournament=go).values_list(
+        "registration_id", "round_number", "requested"
     ):
         absences[reg_id].append(number)
+        if by_request:
+            requested[reg_id].add(number)
     for reg in registrations:
         reg.absent_rounds = sorted(absences.get(reg.pk, []))
+        reg.requested_rounds = requested.get(reg.pk, set())
     return registrations
 
 
@@ -373,6 +379,7 @@ def player_games(*, registration: Registration) -> list[dict]:
         .order_by("round__number")
     )
     byes = set(Bye.objects.filter(registration=registration).values_list("round__number", flat=True))
+    requested = set(registration.absences.filter(requested=True).values_list("round_number", flat=True))
     by_round = {b.round.number: b for b in boards if b.round.status == RoundStatus.PUBLISHED}
     rounds = list(go.rounds.filter(status=RoundStatus.PUBLISHED).order_by("number").values_list("number", flat=True))
     rows = []
@@ -380,27 +387,21 @@ def player_games(*, registration: Registration) -> list[dict]:
         b = by_round.get(number)
         if b is not None:
             white = b.white_id == registration.pk
-            colour = b.winner_colour
-            if b.result == BoardResult.DRAW:
-                outcome = "draw"
-            elif colour is None:
-                outcome = ""
-            else:
-                outcome = "win" if (colour == "white") == white else "loss"
             rows.append(
                 {
                     "round": number,
                     "board": b,
                     "colour": "white" if white else "black",
                     "opponent": b.black if white else b.white,
-                    "outcome": outcome,
-                    "forfeit": b.result.endswith("forfeit"),
+                    "outcome": b.outcome("white" if white else "black"),
+                    "forfeit": b.unplayed,
+                    "special": b.get_result_display() if b.both else "",
                 }
             )
         elif number in byes:
             rows.append({"round": number, "bye": True})
         else:
-            rows.append({"round": number, "absent": True})
+            rows.append({"round": number, "absent": True, "requested": number in requested})
     return rows
 
 
@@ -432,12 +433,18 @@ def egd_table(*, go: GoTournament) -> str | None:
     upto = data.rounds[-1].number
     state = tournament_state(data, upto)
     members = Player.objects.in_bulk([r.player_id for r in data.registrations if r.player_id])
-    forfeits: dict[int, set[int]] = defaultdict(set)
+    unrated: dict[int, dict[int, str]] = defaultdict(dict)
     for rnd in data.rounds:
         for b in data.boards.get(rnd.pk, []):
-            if b.result in (BoardResult.WHITE_FORFEIT, BoardResult.BLACK_FORFEIT):
-                forfeits[b.white_id].add(rnd.number)
-                forfeits[b.black_id].add(rnd.number)
+            if b.result == BoardResult.DOUBLE_FORFEIT:
+                kind = "double_forfeit"
+            elif b.unplayed:
+                kind = "forfeit"
+            elif b.both:
+                kind = "both"
+            else:
+                continue
+            unrated[b.white_id][rnd.number] = unrated[b.black_id][rnd.number] = kind
     scale_divisor = 1 if is_dirs(go) else 10
     players = {}
     for reg in data.registrations:
@@ -451,7 +458,15 @@ def egd_table(*, go: GoTournament) -> str | None:
             surname, first = reg.surname, reg.given_name
         rank = dirs.rank_of(max(reg.rating // scale_divisor, 0)).short
         players[reg.key] = egd.EgdPlayer(
-            surname, first, rank, reg.country, reg.club_name, frozenset(forfeits.get(reg.pk, ()))
+            surname,
+            first,
+            rank,
+            reg.country,
+            reg.club_name,
+            unrated=unrated.get(reg.pk, {}),
+            rating=reg.rating * (10 // scale_divisor),  # the tournament scale: a DIRS rating r is 10 r
+            pin=reg.egd_pin or (member.egd_pin if member is not None else ""),
+            withdrawn_after=reg.withdrawn_after,
         )
     t = go.tournament
     meta = egd.EgdMeta(

@@ -13,14 +13,12 @@ from dataclasses import dataclass, field
 from ratings.dirs.calculator import handicap_text
 from ratings.engines import dirs
 
-from .models import Board, BoardResult, Bye, GoTournament, Registration, Round, RoundStatus, StandingRow
+from .models import Absence, Board, BoardResult, Bye, GoTournament, Registration, Round, RoundStatus, StandingRow
 from .names import name_key
 from .selectors import is_dirs
 
-WINS = {BoardResult.WHITE: "white", BoardResult.WHITE_FORFEIT: "white"}
-WINS.update({BoardResult.BLACK: "black", BoardResult.BLACK_FORFEIT: "black"})
-#: A game's sign for one player: won (True), lost (False), drawn; no result yet is "".
-SIGNS = {True: "+", False: "-", BoardResult.DRAW: "="}
+#: A game's sign for one player: won, lost, drawn; no result yet is "".
+SIGNS = {"win": "+", "loss": "-", "draw": "="}
 
 
 @dataclass
@@ -28,13 +26,14 @@ class Cell:
     """A player's round in the crosstable: a game (opponent's line number, result, colour, stones), a bye or not
     played (``kind`` game, bye, absent; a game without a result yet has ``sign`` empty)."""
 
-    kind: str
+    kind: str  # "game", "bye", "absent" or "requested" (a bye by request)
     opponent: int = 0
     opponent_name: str = ""
     sign: str = ""  # "+", "-", "=" or "" (no result yet)
     colour: str = ""  # "w" or "b"
     stones: int = 0
-    forfeit: bool = False
+    forfeit: bool = False  # not played: a forfeit, or a double forfeit
+    special: str = ""  # a special result for both players: its label (both win, both lose, ...)
 
 
 @dataclass
@@ -107,11 +106,12 @@ def standings_table(*, go: GoTournament, upto: int, language: str, cells: bool =
     games = Board.objects.filter(round__tournament=go, round__number__lte=upto).values_list(
         "round__number", "white_id", "black_id", "handicap", "result"
     )
+    labels = dict(BoardResult.choices)
     for number, white, black, stones, result in games:
-        winner = WINS.get(result)
-        forfeit = result in (BoardResult.WHITE_FORFEIT, BoardResult.BLACK_FORFEIT)
+        board = Board(result=result)
+        special = str(labels[result]) if board.both else ""
         for me, other, colour in ((white, black, "white"), (black, white, "black")):
-            sign = SIGNS.get((winner == colour) if winner else result, "")
+            sign = SIGNS.get(board.outcome(colour), "")
             if sign == "+" and me in by_id:
                 by_id[me].wins += 1
             if cells:
@@ -123,7 +123,8 @@ def standings_table(*, go: GoTournament, upto: int, language: str, cells: bool =
                     sign,
                     colour[0],
                     stones,
-                    forfeit,
+                    board.unplayed,
+                    special,
                 )
     for number, reg_id in Bye.objects.filter(round__tournament=go, round__number__lte=upto).values_list(
         "round__number", "registration_id"
@@ -132,9 +133,17 @@ def standings_table(*, go: GoTournament, upto: int, language: str, cells: bool =
             by_id[reg_id].wins += 1
         grid[reg_id][number] = Cell("bye", sign="+")
     if cells:
+        requested = set(
+            Absence.objects.filter(registration__tournament=go, requested=True, round_number__lte=upto).values_list(
+                "registration_id", "round_number"
+            )
+        )
         for line in lines:
             mine = grid.get(line.registration_id, {})
-            line.cells = [mine.get(n) or Cell("absent") for n in range(1, upto + 1)]
+            line.cells = [
+                mine.get(n) or Cell("requested" if (line.registration_id, n) in requested else "absent")
+                for n in range(1, upto + 1)
+            ]
     return lines
 
 

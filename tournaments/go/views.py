@@ -227,6 +227,7 @@ def absence_set(request, go: GoTournament):
             registration=reg,
             round_number=form.cleaned_data["round_number"],
             absent=form.cleaned_data["absent"],
+            requested=request.POST.get("absent") == "request",
             user=request.user,
         )
     except services.GoError as error:

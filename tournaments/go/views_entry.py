@@ -38,6 +38,9 @@ def entry_page(request, go: GoTournament, number: int):
         *([(BoardResult.DRAW, "d", _("Draw"))] if draws else []),
         (BoardResult.WHITE_FORFEIT, "fw", _("White wins by forfeit")),
         (BoardResult.BLACK_FORFEIT, "fb", _("Black wins by forfeit")),
+        (BoardResult.BOTH_LOSE, "xl", _("Both lose")),
+        (BoardResult.BOTH_WIN, "xw", _("Both win")),
+        (BoardResult.DOUBLE_FORFEIT, "xf", _("Both lose by forfeit")),
     ]
     context = {
         "go": go,

@@ -22,7 +22,7 @@ from . import services
 from .egd_read import FileProblem, decode, read_h9, read_players
 from .forms import HistoryForm, ImportFileForm
 from .models import GoTournament
-from .services.history import history_notes
+from .services.history import history_differences, history_notes, history_options, registration_names
 from .services.imports import match_players
 from .views import director_required
 
@@ -86,8 +86,19 @@ def players_import(request, go: GoTournament):
             form.add_error("file", error.message)
             return render(request, "go/import_players.html", context)
         context["sha256"] = _store(request, key, content, name) if not table.problems else ""
-    context.update(table=table, matches=match_players(table.players, go=go), filename=name)
+    matches = match_players(table.players, go=go)
+    context.update(table=table, matches=matches, filename=name, notes=[m.note for m in matches if m.note])
     return render(request, "go/import_players.html", context)
+
+
+def _replayed_with(table, form) -> dict:
+    """The options the preview replays the file with: the director's (checked again), else the file's header's."""
+    data = form.cleaned_data if form.is_bound and form.is_valid() else {**HistoryForm.defaults(), **form.initial}
+    return {
+        "half_stone": bool(data.get("half_stone")),
+        "acceleration": bool(data.get("acceleration")),
+        "tiebreak": bool(data.get("tiebreak")),
+    }
 
 
 @login_required
@@ -99,7 +110,7 @@ def history_import(request):
     context = {"upload": ImportFileForm(), "form": None}
     if request.method != "POST":
         return render(request, "go/import_history.html", context)
-    if "confirm" in request.POST:
+    if "confirm" in request.POST or "recheck" in request.POST:
         stored = _stored(request, key)
         if stored is None:
             messages.error(request, _("The file on the page is not the one last uploaded here; upload it again."))
@@ -107,7 +118,7 @@ def history_import(request):
         content, name = stored
         table = read_h9(decode(content))
         form = HistoryForm(request.POST)
-        if form.is_valid():
+        if form.is_valid() and "confirm" in request.POST:
             try:
                 go = services.go_history_import(
                     table=table, choices=_choices(request), user=request.user, filename=name, **form.cleaned_data
@@ -136,11 +147,16 @@ def history_import(request):
             return render(request, "go/import_history.html", context)
         form = HistoryForm(initial=HistoryForm.initial_from(table.tags))
         context["sha256"] = _store(request, key, content, name) if not table.problems else ""
+    matches = match_players(table.players)
+    options = _replayed_with(table, form)
+    replay = history_options(table=table, **options) if table.rounds else None
     context.update(
         form=form,
         table=table,
-        matches=match_players(table.players),
-        notes=history_notes(table),
+        matches=matches,
+        notes=history_notes(table) + [m.note for m in matches if m.note],
+        differences=history_differences(table, options=replay, names=registration_names(matches)) if replay else [],
+        replayed_with=options,
         filename=name,
         history=True,
     )

@@ -98,7 +98,7 @@ def test_a_board_with_a_result_is_not_entered_twice():
     page = client.get(f"{EN}/{go.pk}/rounds/1/enter/").content.decode()
     row = page.split('<tr id="entry-1"')[1].split("</tr>")[0]
     assert 'class="saved"' in row
-    assert row.count("disabled") == 4
+    assert row.count("disabled") == 7  # white, black, two forfeits and the three results for both players
 
 
 def test_draws_where_allowed_and_a_draft_round():

@@ -223,9 +223,17 @@ def _paired_in(registration: Registration, round_number: int) -> bool:
 
 @transaction.atomic
 def go_absence_set(
-    *, registration: Registration, round_number: int, absent: bool, user: AbstractBaseUser | None = None
+    *,
+    registration: Registration,
+    round_number: int,
+    absent: bool,
+    requested: bool = False,
+    user: AbstractBaseUser | None = None,
 ) -> None:
-    """Mark a player absent (or present again) in a round not yet played; a paired player must be unpaired first."""
+    """Mark a player absent (or present again) in a round not yet played; a paired player must be unpaired first.
+
+    ``requested``: a bye by request, the player's own wish not to be paired (``Absence``: it counts as an absence).
+    """
     check_writable(registration.tournament_id, user)
     go = GoTournament.objects.select_for_update().select_related("tournament").get(pk=registration.tournament_id)
     if not 1 <= round_number <= (go.tournament.rounds or 1):
@@ -240,11 +248,23 @@ def go_absence_set(
                 _("%(name)s is paired in round %(n)s: unpair them first.")
                 % {"name": registration.name, "n": round_number},
             )
-        changed = Absence.objects.get_or_create(registration=registration, round_number=round_number)[1]
-        text = {
-            "en": f"{registration.name} absent in round {round_number}",
-            "ru": f"{registration.name} отсутствует в туре {round_number}",
-        }
+        absence, changed = Absence.objects.get_or_create(
+            registration=registration, round_number=round_number, defaults={"requested": requested}
+        )
+        if absence.requested != requested:
+            absence.requested = requested
+            absence.save(update_fields=["requested"])
+            changed = True
+        if requested:
+            text = {
+                "en": f"{registration.name}: bye by request in round {round_number}",
+                "ru": f"{registration.name}: пропуск тура {round_number} по просьбе",
+            }
+        else:
+            text = {
+                "en": f"{registration.name} absent in round {round_number}",
+                "ru": f"{registration.name} отсутствует в туре {round_number}",
+            }
     else:
         changed = bool(Absence.objects.filter(registration=registration, round_number=round_number).delete()[0])
         text = {

@@ -29,6 +29,9 @@ RESULT_LABELS = {
         "draw": "draw",
         "white_forfeit": "white wins by forfeit",
         "black_forfeit": "black wins by forfeit",
+        "both_lose": "both lose",
+        "both_win": "both win",
+        "double_forfeit": "both lose by forfeit",
     },
     "ru": {
         "": "нет результата",
@@ -37,6 +40,9 @@ RESULT_LABELS = {
         "draw": "ничья",
         "white_forfeit": "победа белых без игры",
         "black_forfeit": "победа чёрных без игры",
+        "both_lose": "поражение обоих",
+        "both_win": "победа обоих",
+        "double_forfeit": "поражение обоих без игры",
     },
 }
 
@@ -199,9 +205,13 @@ def complete_round(go_round: Round) -> None:
 
 
 def _rate_board_in_club(board: Board, user: AbstractBaseUser | None) -> None:
-    """A DIRS tournament game also counts in the club rating, without the step cap (`rules/go.md`, part 2)."""
+    """A DIRS tournament game also counts in the club rating, without the step cap (`rules/go.md`, part 2).
+
+    Only a game played with one winner is a club game: a forfeit was not played (part 3: a game not played), and
+    a special result (both win, both lose, a double forfeit) has no single winner for DIRS to rate (``dirs_mode``).
+    """
     white, black = board.white, board.black
-    if white.player_id is None or black.player_id is None:
+    if white.player_id is None or black.player_id is None or board.unplayed:
         return
     winner = board.winner_colour
     if winner is None:
