@@ -8,7 +8,6 @@ EGD rates no game without one winner or not played; DIRS rates none of them (nor
 a bye by request is a round the player sits out at their own request: no points, the streak ends, as an absence.
 """
 
-import datetime
 
 import pytest
 
@@ -16,7 +15,7 @@ from ratings.dirs.models import DirsGame, DirsRating
 from tests.factories import organiser
 from tests.ratings.dirs.helpers import rated_player
 from tournaments import pairing
-from tournaments.go import egd_read, selectors, services, sheets
+from tournaments.go import egd_read, selectors, sheets
 from tournaments.go.models import Board, Round
 
 from .egd_validator import validate
@@ -24,7 +23,6 @@ from .helpers import EN, approve, create, edit, pair, result
 
 pytestmark = pytest.mark.django_db
 
-DAY = datetime.date(2026, 5, 1)
 
 
 def test_the_engine_counts_both_win_and_both_lose_for_each_player():
