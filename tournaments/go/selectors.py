@@ -324,44 +324,6 @@ def round_unpaired(
     ]
 
 
-def correction_blocked(*, go_round: Round) -> str | None:
-    """Why a result of this round cannot be corrected now, with the way out that is open (None: it can be).
-
-    Later rounds were paired on the levels this round's results gave, so they must go first, last round first:
-    a draft's pairing is deleted; a published round without results is unpublished, then deleted; a round with
-    results has them cleared (a correction to "no result" is allowed in the last round), then is unpublished and
-    deleted. The advice names only steps the site allows from where those rounds stand.
-    """
-    later = list(
-        Round.objects.filter(tournament_id=go_round.tournament_id, number__gt=go_round.number).order_by("number")
-    )
-    if not later:
-        return None
-    n = go_round.number
-    if len(later) > 1:
-        return _(
-            "Rounds %(first)s to %(last)s were paired on the levels after round %(n)s: starting from round "
-            "%(last)s, clear each round's results, unpublish it and delete its pairing; then correct the result "
-            "of round %(n)s."
-        ) % {"first": later[0].number, "last": later[-1].number, "n": n}
-    nxt = later[0]
-    if not nxt.is_published:
-        return _(
-            "Round %(later)s is paired (a draft) on the levels after round %(n)s: delete its pairing before "
-            "correcting a result of round %(n)s."
-        ) % {"later": nxt.number, "n": n}
-    if not nxt.boards.exclude(result="").exists():
-        return _(
-            "Round %(later)s is published on the levels after round %(n)s: unpublish round %(later)s and delete "
-            "its pairing before correcting a result of round %(n)s."
-        ) % {"later": nxt.number, "n": n}
-    return _(
-        "Round %(later)s already has results played on the levels after round %(n)s: clear its results (correct "
-        'each to "clear the result"), unpublish it and delete its pairing before correcting a result of round '
-        "%(n)s."
-    ) % {"later": nxt.number, "n": n}
-
-
 def director_log(*, go: GoTournament, round_number: int | None = None) -> list[DirectorLog]:
     """The director's record, oldest first: the whole tournament, or one round's lines."""
     rows = DirectorLog.objects.filter(tournament=go)

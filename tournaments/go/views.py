@@ -301,8 +301,7 @@ def round_detail(request, pk: int, number: int):
         "has_results": any(b.result for b in boards),
         "all_rounds": all_rounds,
         "later_round": later_round,
-        "can_correct": can_write and go_round.is_published and later_round is None,
-        "correction_advice": selectors.correction_blocked(go_round=go_round) if director and later_round else None,
+        "can_correct": can_write and go_round.is_published,
         "swap_choices": swap_choices,
         "records": records,
     }
@@ -415,7 +414,38 @@ def _corrected(board) -> str:
 @require_POST
 @director_required(writes=True)
 def result_correct(request, go: GoTournament, number: int):
-    return _board_result(request, go, number, CorrectionForm, services.go_result_correct, _corrected)
+    """A result of any round corrected; the director is told each later game that now differs from what was
+    played, and each draft paired on the old levels (``services.corrections``)."""
+    go_round = _round(go, number)
+    form = CorrectionForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return redirect("go:round", pk=go.pk, number=number)
+    try:
+        correction = services.go_result_correct(
+            go_round=go_round,
+            board_number=form.cleaned_data["board"],
+            result=form.cleaned_data["result"],
+            version=form.cleaned_data.get("version"),
+            user=request.user,
+        )
+    except services.GoError as error:
+        _fail(request, error)
+        return redirect(reverse("go:round", args=[go.pk, number]) + "#results")
+    messages.success(request, _corrected(correction.board))
+    language = "ru" if current_language().startswith("ru") else "en"
+    for difference in correction.differences:
+        messages.warning(
+            request, _("Now differs from what was played: %(what)s.") % {"what": difference["text"][language]}
+        )
+    for later in correction.drafts:
+        messages.warning(
+            request,
+            _("Round %(n)s (a draft) was paired on the levels before the correction: re-pair it.") % {"n": later},
+        )
+    if go.rounds.filter(number__gt=number).exists():
+        messages.info(request, _("The later rounds' levels and standings are computed again."))
+    return redirect(reverse("go:round", args=[go.pk, number]) + "#results")
 
 
 @require_safe

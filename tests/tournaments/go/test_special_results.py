@@ -8,7 +8,6 @@ EGD rates no game without one winner or not played; DIRS rates none of them (nor
 a bye by request is a round the player sits out at their own request: no points, the streak ends, as an absence.
 """
 
-
 import pytest
 
 from ratings.dirs.models import DirsGame, DirsRating
@@ -22,7 +21,6 @@ from .egd_validator import validate
 from .helpers import EN, approve, create, edit, pair, result
 
 pytestmark = pytest.mark.django_db
-
 
 
 def test_the_engine_counts_both_win_and_both_lose_for_each_player():

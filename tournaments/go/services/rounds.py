@@ -362,6 +362,14 @@ def _renumber(draft: Round, state: pairing.TournamentState) -> None:
     Board.objects.bulk_update(ordered, ["number"])
 
 
+def recheck_draft(draft: Round) -> None:
+    """The rules a draft breaks, checked again (a correction of an earlier round changed the levels it was paired
+    on, ``corrections``)."""
+    data, state = _edit_context(draft)
+    _recheck(draft, data, state)
+    draft.save(update_fields=["issues"])
+
+
 def _recheck(draft: Round, data: TournamentData, state: pairing.TournamentState) -> None:
     """Store the rules the current (hand-changed) pairing breaks, plus the engine's note on an unpairable field.
 
