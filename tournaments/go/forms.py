@@ -138,6 +138,25 @@ class ImportFileForm(forms.Form):
         return upload
 
 
+class BackupFileForm(forms.Form):
+    """A director's backup file (JSON), at most 5 MB."""
+
+    MAX_BYTES = 5 * 1024 * 1024
+    file = forms.FileField(
+        label=_("Backup file"),
+        help_text=_("A backup file of a Go tournament downloaded from this site (.json)."),
+        widget=forms.ClearableFileInput(attrs={"accept": ".json"}),
+    )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > self.MAX_BYTES:
+            raise forms.ValidationError(_("The file is larger than 5 MB."))
+        if not upload.name.lower().endswith(".json"):
+            raise forms.ValidationError(_("Upload a .json backup file."))
+        return upload
+
+
 class HistoryForm(forms.Form):
     """What the file of a finished tournament does not say, or says in EGD's terms: filled from its header."""
 

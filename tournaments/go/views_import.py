@@ -1,5 +1,7 @@
 """Importing from files on the director's pages: a tournament's players from an EGD `.h9` table or a CSV list, and a
 finished tournament from its `.h9` table as history. Upload, preview (matches proposed, nothing saved), confirm.
+And the director's backup file: the whole tournament downloaded at any round, and loaded again as a new tournament
+(``services.backup``).
 
 As the admin's upload flow (``federation.uploads``) does, the uploaded bytes stay on the server (in the session)
 and the preview page posts back only their SHA-256; confirming reads the server's own copy again, so what is saved
@@ -11,16 +13,19 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
 
 from . import services
 from .egd_read import FileProblem, decode, read_h9, read_players
-from .forms import HistoryForm, ImportFileForm
+from .forms import BackupFileForm, HistoryForm, ImportFileForm
 from .models import GoTournament
 from .services.history import history_differences, history_notes, history_options, registration_names
 from .services.imports import match_players
@@ -161,3 +166,44 @@ def history_import(request):
         history=True,
     )
     return render(request, "go/import_history.html", context)
+
+
+@require_safe
+@director_required
+def backup_download(request, go: GoTournament):
+    """The director's backup file of the whole tournament as it stands (a locked tournament's too: it changes
+    nothing)."""
+    document = services.go_backup(go=go)
+    rounds = len(document["rounds"])
+    response = HttpResponse(
+        json.dumps(document, ensure_ascii=False, indent=1), content_type="application/json; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="go-tournament-{go.pk}-round-{rounds}.json"'
+    return response
+
+
+@login_required
+def backup_restore(request):
+    """A tournament loaded from a director's backup file: always a new tournament, a draft of whoever loads it."""
+    if not request.user.has_perm("tournaments.add_tournament"):
+        raise PermissionDenied
+    form = BackupFileForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        try:
+            document = json.loads(upload.read().decode("utf-8-sig"))
+        except (UnicodeDecodeError, ValueError):
+            form.add_error("file", _("The file is not JSON: upload a backup file downloaded from this site."))
+        else:
+            try:
+                go, notes = services.go_backup_load(document=document, user=request.user, filename=upload.name)
+            except services.GoError as error:
+                form.add_error("file", error.message)
+            else:
+                messages.success(
+                    request, _("%(name)s is loaded from %(file)s.") % {"name": go.tournament.name, "file": upload.name}
+                )
+                for note in notes:
+                    messages.warning(request, note)
+                return redirect("go:tournament", pk=go.pk)
+    return render(request, "go/backup_restore.html", {"form": form})

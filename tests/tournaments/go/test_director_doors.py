@@ -132,6 +132,7 @@ DOORS: dict[str, Door] = {
     ),
     "tournament_create": Door("create", lambda c, go: c.get(f"{EN}/new/")),
     "history_import": Door("create", lambda c, go: c.get(f"{EN}/import-history/")),
+    "backup_restore": Door("create", lambda c, go: c.get(f"{EN}/restore/")),
     # What everyone reads of an approved tournament.
     "tournament": Door("public", lambda c, go: c.get(f"{EN}/{go.pk}/")),
     "round": Door("public", lambda c, go: c.get(f"{EN}/{go.pk}/rounds/1/")),
@@ -144,6 +145,7 @@ DOORS: dict[str, Door] = {
     "print_players": Door("public", lambda c, go: c.get(f"{EN}/{go.pk}/rounds/1/print/players/")),
     # The director's pages that change nothing.
     "log": Door("director", lambda c, go: c.get(f"{EN}/{go.pk}/log/")),
+    "backup": Door("director", lambda c, go: c.get(f"{EN}/{go.pk}/backup.json")),
     "print_slips": Door("director", lambda c, go: c.get(f"{EN}/{go.pk}/rounds/1/print/slips/")),
     # The doors that change the tournament (or lead to a change).
     "member_search": Door("write", lambda c, go: c.get(f"{EN}/{go.pk}/members.json", {"q": "Petrov"}), json=True),

@@ -10,6 +10,7 @@ field; nothing is saved then. Writes to a round lock its row (``select_for_updat
 results for one round at once lose nothing.
 """
 
+from .backup import go_backup, go_backup_load
 from .common import GoError
 from .corrections import Correction, go_result_correct
 from .history import go_history_import
@@ -38,6 +39,8 @@ __all__ = [
     "Correction",
     "GoError",
     "go_absence_set",
+    "go_backup",
+    "go_backup_load",
     "go_egd_class_set",
     "go_history_import",
     "go_players_import",
