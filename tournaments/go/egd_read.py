@@ -221,10 +221,12 @@ def read_h9(text: str) -> Table:
             if found is None:
                 continue
             if not re.fullmatch(r"-?\d{1,6}", found):
-                table.problems.append(
-                    _("%(where)s: the %(column)s %(v)s is not a whole number")
-                    % {"where": where, "column": key, "v": found}
+                message = (
+                    _("%(where)s: the rating %(v)s is not a whole number")
+                    if key == "rating"
+                    else _("%(where)s: the level %(v)s is not a whole number")
                 )
+                table.problems.append(message % {"where": where, "v": found})
                 continue
             numbers[key] = int(found)
         played, withdrawn, problems = _comment(comment, rounds, where)
