@@ -175,3 +175,22 @@ def test_the_imported_tournament_is_approved_staff_only_and_shown(client):
     assert client.get(f"{EN}/{back.pk}/standings/").status_code == 200
     approve(back)
     assert Registration.objects.filter(tournament=back).count() == 9
+
+
+def test_checking_again_with_other_options_replays_with_them_and_saves_nothing(client):
+    """The preview replays with the options the file's header names (the site's own CM, else FUS); the director may
+    choose others and check again before importing."""
+    go = _finished()
+    text = selectors.egd_table(go=go)
+    client.force_login(organiser())
+    url = f"{EN}/import-history/"
+    page = client.post(url, {"file": SimpleUploadedFile("trip.h9", text.encode("ascii"))}).content.decode()
+    assert "Replayed with: half-stone step; acceleration; tie-break." in page
+    sha256 = re.search(r'name="sha256" value="([0-9a-f]{64})"', page).group(1)
+    form = {"name": "Trip", "start_date": DAY.isoformat(), "end_date": DAY.isoformat(), "country": "RU"}
+    form.update({"system": "profs", "komi_normal": "6.5", "time_minutes": "60", "tiebreak": "on"})
+    page = client.post(url, {"recheck": "1", "sha256": sha256, **form}).content.decode()
+    assert "Replayed with: one-stone step; no acceleration; tie-break." in page
+    differences = page.split('id="differences"', 1)[1].split("</div>", 1)[0]
+    assert "in the replay" in differences  # the file's levels are FUS levels
+    assert GoTournament.objects.count() == 1

@@ -265,6 +265,21 @@ class _Checker:
         return value.quantize(Decimal("0.1"))
 
 
+def _is_note(item: Any) -> bool:
+    """A change by hand as the pages show it: its text in both languages."""
+    return isinstance(item, dict) and all(isinstance(item.get(k), str) for k in ("en", "ru"))
+
+
+def _is_issue(item: Any) -> bool:
+    """A broken rule as the pages and the services read it (a rule, its source, its text in both languages)."""
+    return (
+        _is_note(item)
+        and isinstance(item.get("rule"), str)
+        and item.get("source") in ("engine", "hand", "correction")
+        and isinstance(item.get("players", []), list)
+    )
+
+
 def _check(document: Any) -> dict:
     """The document read and checked whole; ``GoError`` with every mistake found (see the module)."""
     c = _Checker()
@@ -320,6 +335,9 @@ def _check(document: Any) -> dict:
                 reg["unlinked"] = member.get("name") or ""
         for field, limit in (("surname", 100), ("given_name", 100), ("surname_latin", 100), ("given_name_latin", 100)):
             reg[field] = c.text(r, field, path, limit=limit, required=field == "surname")
+        for parts in (("surname", "given_name"), ("surname_latin", "given_name_latin")):
+            if len(join_name(reg[parts[0]], reg[parts[1]])) > 200:
+                c.fail(f"{path}.{parts[1]}", _("is longer than %(n)s characters") % {"n": 200 - len(reg[parts[0]])})
         reg["rating"] = c.whole(r, "rating", path, low=0, high=top)
         reg["rating_source"] = c.choice(r, "rating_source", path, RatingSource.values)
         reg["country"] = c.text(r, "country", path, limit=2) or "RU"
@@ -356,8 +374,8 @@ def _check(document: Any) -> dict:
             "paired_at": c.moment(r, "paired_at", path) or timezone.now(),
             "published_at": c.moment(r, "published_at", path),
             "completed": c.flag(r, "completed", path),
-            "issues": [x for x in c.items(r.get("issues", []), f"{path}.issues") if isinstance(x, dict)],
-            "overrides": [x for x in c.items(r.get("overrides", []), f"{path}.overrides") if isinstance(x, dict)],
+            "issues": [x for x in c.items(r.get("issues", []), f"{path}.issues") if _is_issue(x)],
+            "overrides": [x for x in c.items(r.get("overrides", []), f"{path}.overrides") if _is_note(x)],
             "boards": [],
             "byes": [],
         }
