@@ -3,6 +3,12 @@ EGD table and the handicap calculator. The DIRS club rating's pages are in ``rat
 
 Views are thin: a form reads the input, one service writes (or one selector reads), ``GoError`` comes back as a
 message naming the reason.
+
+Who may open which page (issue 27; ``tests/tournaments/go/test_director_doors.py`` walks every address): an approved
+tournament is everyone's to read; a draft or a submitted one is its director's and staff's alone (404 for anyone
+else: ``visible_or_404``); the director's doors (``director_required``) are the organiser's and staff's, and those
+that change the tournament are refused while the admin locks it for the user (``selectors.write_lock``), as the
+services refuse it too (``services.common.check_writable``).
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """The crosstable and the venue's print sheets: the round's pairing by board and from A to Z, result slips for each
 board, the standings for the wall. Each sheet is a plain page the browser prints on A4 (``css/go-print.css``).
 
-Sheets follow the pages' visibility: a published round (and any finished round's standings) for everyone, a draft
-round for the director only; result slips are the director's.
+Sheets follow the pages' visibility: a published round (and any finished round's standings) for everyone once the
+tournament is approved (before, its director's and staff's alone), a draft round for the director only; result
+slips are the director's.
 """
 
 from __future__ import annotations
