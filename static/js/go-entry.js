@@ -1,5 +1,6 @@
 // Fast result entry: type a board number, then W (white wins), B (black wins), D (draw, where allowed) or F and then
-// W/B (a win by forfeit); or tap a result on the board's row. Each board is saved on its own (fetch, CSRF token from
+// W/B (a win by forfeit), or X and then L (both lose), W (both win) or F (both lose by forfeit: neither came); or tap
+// a result on the board's row. Each board is saved on its own (fetch, CSRF token from
 // the form) and its row shows what the server kept or why it refused; nothing is chosen until the director chooses.
 // Keys are read by their place on the keyboard (event.code), so a Russian layout types the same letters.
 (function () {
@@ -14,21 +15,23 @@
   var draws = form.dataset.draws === "1";
   var digits = "";
   var forfeit = false;
+  var special = false;
 
   function row(number) { return document.getElementById("entry-" + number); }
 
   function show() {
-    input.value = digits + (forfeit ? "F" : "");
+    input.value = digits + (forfeit ? "F" : "") + (special ? "X" : "");
     document.querySelectorAll("#entry-boards tr.current").forEach(function (tr) { tr.classList.remove("current"); });
     if (!digits) { preview.textContent = ""; return; }
     var tr = row(digits);
     if (!tr) { preview.textContent = form.dataset.noBoard; return; }
     tr.classList.add("current");
     tr.scrollIntoView({ block: "nearest" });
-    preview.textContent = tr.dataset.white + " – " + tr.dataset.black + (forfeit ? " (" + form.dataset.forfeit + ")" : "");
+    preview.textContent = tr.dataset.white + " – " + tr.dataset.black + (forfeit ? " (" + form.dataset.forfeit + ")" : "") +
+      (special ? " (" + form.dataset.special + ")" : "");
   }
 
-  function clear() { digits = ""; forfeit = false; show(); }
+  function clear() { digits = ""; forfeit = false; special = false; show(); }
 
   function say(text, failed) {
     status.textContent = text;
@@ -74,15 +77,29 @@
   }
 
   var KEYS = { KeyW: "white", KeyB: "black", KeyD: "draw" };
+  var SPECIAL = { KeyL: "both_lose", KeyW: "both_win", KeyF: "double_forfeit" };
 
   input.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey || event.key === "Tab") return;
     var code = event.code;
     event.preventDefault();
     var digit = /^(?:Digit|Numpad)(\d)$/.exec(code);
-    if (digit) { if (digits.length < 4) digits += digit[1]; forfeit = false; show(); return; }
-    if (code === "Backspace") { if (forfeit) forfeit = false; else digits = digits.slice(0, -1); show(); return; }
+    if (digit) { if (digits.length < 4) digits += digit[1]; forfeit = false; special = false; show(); return; }
+    if (code === "Backspace") {
+      if (special) special = false; else if (forfeit) forfeit = false; else digits = digits.slice(0, -1);
+      show();
+      return;
+    }
     if (code === "Escape") { clear(); return; }
+    if (code === "KeyX" && digits) { special = !special; forfeit = false; show(); return; }
+    if (special) {
+      var both = SPECIAL[code];
+      if (!both) return;
+      var board = digits;
+      clear();
+      save(board, both);
+      return;
+    }
     if (code === "KeyF" && digits) { forfeit = !forfeit; show(); return; }
     var result = KEYS[code];
     if (!result || !digits || (result === "draw" && (!draws || forfeit))) return;

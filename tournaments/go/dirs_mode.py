@@ -13,6 +13,11 @@ Decisions where the rules are silent:
 - **A bye** in a DIRS tournament changes no rating and leaves the acceleration alone; **absence** also changes
   nothing (DIRS counts only games).
 - A game not played on the prescribed handicap leaves the tournament ratings unchanged, as in the club.
+- **Special results** (both win, both lose, a double forfeit) change no rating: DIRS rates a game with one winner
+  and one loser (part 2), so such a round is recorded with the result it says and moves nobody (rating and
+  acceleration), in the tournament as in the club (``services.results``: no club game is recorded for it). A
+  single forfeit counts as the win and the loss it gives in the tournament's own ratings, but is not a club game
+  (it was not played).
 - **A hand pairing 95 or more apart** (only the director can make one) is played on 9 stones with reverse komi,
   the largest handicap DIRS knows; DIRS rates no such game, so it changes no rating, in the tournament or the club.
 """
@@ -46,6 +51,15 @@ def replay(
         for j, item in enumerate(round_games):
             if isinstance(item, pairing.ByeResult):
                 entries[item.player] = pairing.RoundEntry(number, "bye", before[item.player], 0)
+                continue
+            if item.both is not None:
+                w, b = item.white, item.black
+                result = "win" if item.both == pairing.BOTH_WIN else "loss"
+                for me, other, colour in ((w, b, "white"), (b, w, "black")):
+                    entries[me] = pairing.RoundEntry(
+                        number, "game", before[me], 0, other, colour, result, before[other], item.handicap or 0,
+                        item.komi or dirs.KOMI_NORMAL,
+                    )  # fmt: skip
                 continue
             if item.winner is None:
                 raise EngineError(f"games[{r}][{j}].winner", "DIRS knows no draws")

@@ -6,7 +6,15 @@ then any tie-break columns, then one entry a round (``12+/w3``, ``7-/b``, ``5=``
 an optional ``|PIN`` at the end. The number of rounds is the number of entries most lines end with (a tie-break
 column written ``0=`` just before them can make a line look longer; a line with fewer is a problem). What real
 files do differently is accepted: a rank without its letter is a kyu rank (``10`` is 10 kyu), ``0=0`` is ``0=``,
-``!`` after an entry marks a game not played (a forfeit).
+and a game not played (a forfeit) marked ``!`` either right after the sign (``13+!/w3``, or OpenGotha's ``13+!w3``)
+or after the whole entry (``13+/w3!``, as this site wrote it before).
+
+Beyond what EGD reads, so that a table comes back as the same tournament (``egd``, the history import): the header
+line of column names (``; Pl Surname Name Rk Co Club Rating Lv TB 1 2 ...``, a comment to EGD) names the columns
+between the club and the rounds; a ``Rating`` (or ``GoR``) column gives each player's rating, from which the
+start level comes (else from the rank), and ``Lv`` the final level the file's author computed; after a player's
+``;``, ``r3:13+!/w3`` is round 3's game as played where the line shows the free round it counts as (a forfeit,
+both win, both lose), and ``withdrawn:2`` the round after which the player withdrew.
 
 Problems are collected with their line numbers, so the director sees every one at once; nothing is saved from a
 file with problems.
@@ -26,9 +34,16 @@ from ratings.engines.common import EngineError, FieldError
 
 _TAG = re.compile(r"^\s*;\s*([A-Z]{2})\[([^\]]*)\]")
 _RANK = re.compile(r"^(\d{1,2})([kdp]?)$", re.IGNORECASE)
-_ENTRY = re.compile(r"^(?P<opp>\d+)(?P<sign>[+=-])(?:/(?P<colour>[wb])(?P<stones>\d+)?)?(?P<unplayed>!)?$", re.I)
+_ENTRY = re.compile(
+    r"^(?P<opp>\d+)(?P<sign>[+=-])(?:(?P<mark>!)/?|/)?(?:(?P<colour>[wb])(?P<stones>\d+)?)?(?P<unplayed>!)?$", re.I
+)
 _FREE = re.compile(r"^0(?P<sign>[+=-])\d*!?$")
 _PIN = re.compile(r"^\|(\d+)$")
+_PLAYED = re.compile(r"^r(\d+):(\S+)$")
+_WITHDRAWN = re.compile(r"^withdrawn:(\d+)$")
+#: Column names of a rating and of a final level (lower case) on the header line of column names.
+RATING_COLUMNS = ("rating", "gor", "rt")
+LEVEL_COLUMNS = ("lv", "level")
 
 
 class FileProblem(FieldError):
@@ -64,6 +79,16 @@ class PlayerRow:
     pin: str = ""
     place: int = 0
     entries: tuple[Entry, ...] = ()
+    level: int | None = None  # the final level the file gives (its ``Lv`` column)
+    played: tuple[tuple[int, Entry], ...] = ()  # (round, the game as played) where the line shows a free round
+    withdrawn_after: int | None = None
+
+    def entry(self, round_number: int) -> Entry:
+        """The round as it was: the game given after ``;`` where there is one, else the line's entry."""
+        for number, game in self.played:
+            if number == round_number:
+                return game
+        return self.entries[round_number - 1]
 
     @property
     def name(self) -> str:
@@ -120,7 +145,7 @@ def _entry(token: str) -> Entry | None:
         match.group("sign"),
         (match.group("colour") or "").lower(),
         int(stones) if stones is not None else None,
-        bool(match.group("unplayed")),
+        bool(match.group("unplayed") or match.group("mark")),
     )
 
 
@@ -136,26 +161,31 @@ def _trailing_entries(tokens: list[str]) -> int:
 def read_h9(text: str) -> Table:
     """Players and results of an EGD results table, with every problem an EGD parser would refuse."""
     table = Table()
-    parsed: list[tuple[int, list[str], str]] = []
+    parsed: list[tuple[int, list[str], str, str]] = []
+    columns: list[str] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         tag = _TAG.match(raw)
         if tag:
             table.tags.setdefault(tag.group(1), tag.group(2).strip())
             continue
-        body = raw.split(";", 1)[0]
+        body, _semicolon, comment = raw.partition(";")
         tokens = body.split()
         if not tokens:
+            names = comment.split()
+            if names and names[0].lower() == "pl" and not columns:
+                columns = names
             continue
         pin = ""
         if _PIN.match(tokens[-1]):
             pin = tokens.pop()[1:]
-        parsed.append((number, tokens, pin))
+        parsed.append((number, tokens, pin, comment))
     if not parsed:
         raise FileProblem(_("No player lines: this is not an EGD results table."))
-    counts = [_trailing_entries(tokens) for _, tokens, _pin in parsed]
+    counts = [_trailing_entries(tokens) for _, tokens, _pin, _comment in parsed]
     rounds = max(sorted(set(counts)), key=counts.count)
     table.rounds = rounds
-    for (number, tokens, pin), count in zip(parsed, counts, strict=True):
+    extra = _extra_columns(columns)
+    for (number, tokens, pin, comment), count in zip(parsed, counts, strict=True):
         where = _("line %(n)s") % {"n": number}
         if count < rounds:
             table.problems.append(
@@ -182,21 +212,78 @@ def read_h9(text: str) -> Table:
             )
             continue
         entries = tuple(_entry(t) for t in tokens[len(tokens) - rounds :]) if rounds else ()
+        values = dict(zip(extra, tokens[6 : len(tokens) - rounds], strict=False))
+        if len(tokens) - rounds - 6 != len(extra):
+            values = {}  # the columns do not line up with the header's names: read neither
+        numbers = {}
+        for key, names in (("rating", RATING_COLUMNS), ("level", LEVEL_COLUMNS)):
+            found = next((values[n] for n in names if n in values), None)
+            if found is None:
+                continue
+            if not re.fullmatch(r"-?\d{1,6}", found):
+                message = (
+                    _("%(where)s: the rating %(v)s is not a whole number")
+                    if key == "rating"
+                    else _("%(where)s: the level %(v)s is not a whole number")
+                )
+                table.problems.append(message % {"where": where, "v": found})
+                continue
+            numbers[key] = int(found)
+        played, withdrawn, problems = _comment(comment, rounds, where)
+        table.problems.extend(problems)
         table.players.append(
             PlayerRow(
                 line=number,
                 surname=tokens[1].replace("_", " "),
                 first_name=tokens[2].replace("_", " ").strip("-"),
                 rank=tokens[3],
+                rating=numbers.get("rating"),
                 country=tokens[4].upper(),
                 club=tokens[5].replace("_", " ").strip("-"),
                 pin=pin,
                 place=int(tokens[0]),
                 entries=entries,  # type: ignore[arg-type]
+                level=numbers.get("level"),
+                played=played,
+                withdrawn_after=withdrawn,
             )
         )
     table.problems.extend(check_games(table))
     return table
+
+
+def _extra_columns(columns: list[str]) -> list[str]:
+    """The names of the columns between the club and the rounds on the header line (lower case), or none."""
+    lowered = [c.lower() for c in columns]
+    if "club" not in lowered:
+        return []
+    names = lowered[lowered.index("club") + 1 :]
+    while names and names[-1].isdigit():
+        names.pop()
+    return names
+
+
+def _comment(comment: str, rounds: int, where: str) -> tuple[tuple[tuple[int, Entry], ...], int | None, list[str]]:
+    """The games as played (``r3:13+!/w3``) and the withdrawal (``withdrawn:2``) after a player's ``;``."""
+    played: list[tuple[int, Entry]] = []
+    withdrawn = None
+    problems = []
+    for token in comment.split():
+        game = _PLAYED.match(token)
+        if game:
+            number, entry = int(game.group(1)), _entry(game.group(2))
+            if not 1 <= number <= rounds or entry is None or entry.opponent == 0:
+                problems.append(
+                    _("%(where)s: %(v)s is not a game of one of the %(r)s rounds")
+                    % {"where": where, "v": token, "r": rounds}
+                )
+            else:
+                played.append((number, entry))
+            continue
+        out = _WITHDRAWN.match(token)
+        if out and 0 <= int(out.group(1)) <= rounds:
+            withdrawn = int(out.group(1))
+    return tuple(played), withdrawn, problems
 
 
 def check_games(table: Table) -> list[str]:
@@ -213,7 +300,15 @@ def check_games(table: Table) -> list[str]:
             by_place[p.place] = p
     opposite = {"+": "-", "-": "+", "=": "="}
     for p in table.players:
-        for r, e in enumerate(p.entries, start=1):
+        given = dict(p.played)
+        for r in range(1, len(p.entries) + 1):
+            e = p.entry(r)
+            if r in given and (p.entries[r - 1].opponent != 0 or p.entries[r - 1].sign != e.sign):
+                problems.append(
+                    _("line %(n)s, round %(r)s: the game after ';' is not the free round the line gives for it")
+                    % {"n": p.line, "r": r}
+                )
+                continue
             if e.opponent == 0:
                 continue
             other = by_place.get(e.opponent)
@@ -223,10 +318,12 @@ def check_games(table: Table) -> list[str]:
                     % {"n": p.line, "r": r, "p": e.opponent}
                 )
                 continue
-            mine = other.entries[r - 1]
+            mine = other.entry(r)
+            # Both win or both lose: written after ';' on both lines with the same sign (see the module).
+            both = r in given and r in dict(other.played) and e.sign == mine.sign and e.sign in "+-"
             consistent = (
                 mine.opponent == p.place
-                and mine.sign == opposite[e.sign]
+                and (mine.sign == opposite[e.sign] or both)
                 and (not e.colour or not mine.colour or e.colour != mine.colour)
                 and (e.stones is None or mine.stones is None or e.stones == mine.stones)
             )

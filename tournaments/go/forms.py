@@ -48,7 +48,8 @@ class RegistrationForm(forms.Form):
         widget=forms.HiddenInput,
         error_messages={"invalid_choice": _("Choose a member from the search results.")},
     )
-    name = forms.CharField(label=_("or a name (not a member)"), max_length=200, required=False)
+    surname = forms.CharField(label=_("or a surname (not a member)"), max_length=100, required=False)
+    given_name = forms.CharField(label=_("Given name"), max_length=100, required=False)
     rating = forms.IntegerField(label=_("Rating"), required=False, help_text=_("Empty: the member's DIRS rating."))
     country = forms.CharField(label=_("Country"), max_length=2, required=False)
     club_name = forms.CharField(label=_("Club"), max_length=100, required=False)
@@ -57,9 +58,10 @@ class RegistrationForm(forms.Form):
         data = super().clean()
         if self.errors:
             return data
-        if not data.get("player") and not (data.get("name") or "").strip():
+        typed = (data.get("surname") or "").strip() or (data.get("given_name") or "").strip()
+        if not data.get("player") and not (data.get("surname") or "").strip():
             raise forms.ValidationError(_("Choose a member or type a name."))
-        if data.get("player") and (data.get("name") or "").strip():
+        if data.get("player") and typed:
             raise forms.ValidationError(_("Choose a member or type a name, not both."))
         return data
 
@@ -136,6 +138,25 @@ class ImportFileForm(forms.Form):
         return upload
 
 
+class BackupFileForm(forms.Form):
+    """A director's backup file (JSON), at most 5 MB."""
+
+    MAX_BYTES = 5 * 1024 * 1024
+    file = forms.FileField(
+        label=_("Backup file"),
+        help_text=_("A backup file of a Go tournament downloaded from this site (.json)."),
+        widget=forms.ClearableFileInput(attrs={"accept": ".json"}),
+    )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > self.MAX_BYTES:
+            raise forms.ValidationError(_("The file is larger than 5 MB."))
+        if not upload.name.lower().endswith(".json"):
+            raise forms.ValidationError(_("Upload a .json backup file."))
+        return upload
+
+
 class HistoryForm(forms.Form):
     """What the file of a finished tournament does not say, or says in EGD's terms: filled from its header."""
 
@@ -161,10 +182,21 @@ class HistoryForm(forms.Form):
             self.add_error("end_date", _("The end date is before the start date."))
         return data
 
+    @classmethod
+    def defaults(cls) -> dict:
+        return {name: field.initial for name, field in cls.base_fields.items()}
+
     @staticmethod
     def initial_from(tags: dict[str, str]) -> dict:
-        """The header's event, place, dates, komi, time and class (``EV``, ``PC``, ``DT``, ``KM``, ``TM``, ``CL``)."""
+        """The header's event, place, dates, komi, time and class (``EV``, ``PC``, ``DT``, ``KM``, ``TM``, ``CL``),
+        and the system and its options where the comment ``CM`` names them as the site's own table writes them."""
         initial: dict = {"name": tags.get("EV", "")}
+        comment = tags.get("CM", "").lower()
+        if "self-handicap" in comment:
+            initial["system"] = GoSystem.PROFS if comment.startswith("profs") else GoSystem.FUS
+            initial["half_stone"] = "half-stone levels" in comment
+            initial["acceleration"] = "acceleration on" in comment
+            initial["tiebreak"] = "no tie-break" not in comment
         country, _comma, city = tags.get("PC", "").partition(",")
         if len(country.strip()) == 2:
             initial["country"] = country.strip().upper()

@@ -226,7 +226,9 @@ def _round(go: GoTournament, plan: Plan, number: int, regs: dict[str, int], user
             byes.append(Bye(round=go_round, registration_id=regs[item.player]))
             continue
         entry = plan.state.player(item.white).history[number - 1]
-        if item.winner is None:
+        if item.both is not None:
+            result = BoardResult.BOTH_WIN if item.both == pairing.BOTH_WIN else BoardResult.BOTH_LOSE
+        elif item.winner is None:
             result = BoardResult.DRAW
         else:
             result = BoardResult.WHITE if item.winner == item.white else BoardResult.BLACK
@@ -313,6 +315,9 @@ def _document(go: GoTournament) -> dict[str, Any]:
             item: dict[str, Any] = {"white": white, "black": black, "winner": None}
             if colour is not None:
                 item["winner"] = white if colour == "white" else black
+            elif board.both is not None:  # both win, both lose (a double forfeit is both lose to the engine)
+                del item["winner"]
+                item["both"] = board.both
             stones, komi = pairing.playable_handicap(board.white_level - board.black_level, half_stone=t.half_stone)
             if board.handicap != stones:
                 item["handicap"] = board.handicap

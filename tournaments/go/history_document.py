@@ -222,8 +222,13 @@ def _games(
                 black = person(item.get("black"), f"{path}.black")
                 if black is not None:
                     seen[black] = path
-            winner = item.get("winner")
-            if "winner" not in item:
+            winner, both = item.get("winner"), item.get("both")
+            if both is not None:
+                if both not in (pairing.BOTH_WIN, pairing.BOTH_LOSE):
+                    errors.append(EngineError(f"{path}.both", f'{both!r} is neither "win" nor "loss"'))
+                if winner is not None:
+                    errors.append(EngineError(f"{path}.winner", "a result for both players has no single winner"))
+            elif "winner" not in item:
                 errors.append(EngineError(f"{path}.winner", "missing (a player id, or null for a draw)"))
             elif winner is None:
                 if options is not None and not options.draws_allowed:
@@ -239,7 +244,7 @@ def _games(
                 errors.append(EngineError(f"{path}.komi", f"{komi!r} is not one of {', '.join(pairing.KOMI_KINDS)}"))
             if white is not None and black is not None:
                 handicap = int(handicap) if is_whole(handicap) else None
-                parsed.append(pairing.GameResult(white, black, winner, handicap, komi))
+                parsed.append(pairing.GameResult(white, black, winner, handicap, komi, both))
         out.append(parsed)
     return out
 

@@ -76,7 +76,13 @@ class RatingSource(models.TextChoices):
 
 
 class Registration(models.Model):
-    """A player in a tournament: a member or a typed name, the rating the start level comes from."""
+    """A player in a tournament: a member or a typed name, the rating the start level comes from.
+
+    The surname and the given name are kept apart, in Cyrillic (or as typed) and in Latin letters, as EGD's table
+    writes them (`rules/go.md`, part 3: two fields). ``name`` and ``name_latin`` are the full names the pages show
+    and sort, surname first, written by the services from the parts (``names.join_name``) so the pages read one
+    column.
+    """
 
     tournament = models.ForeignKey(
         GoTournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="registrations"
@@ -84,6 +90,10 @@ class Registration(models.Model):
     player = models.ForeignKey(
         Player, verbose_name=_("player"), on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
+    surname = models.CharField(_("surname"), max_length=100, default="")
+    given_name = models.CharField(_("given name"), max_length=100, blank=True, default="")
+    surname_latin = models.CharField(_("surname (Latin)"), max_length=100, blank=True, default="")
+    given_name_latin = models.CharField(_("given name (Latin)"), max_length=100, blank=True, default="")
     name = models.CharField(_("name"), max_length=200)
     name_latin = models.CharField(_("name (Latin)"), max_length=200, blank=True)
     rating = models.IntegerField(_("rating"))
@@ -130,12 +140,21 @@ class Registration(models.Model):
 
 
 class Absence(models.Model):
-    """A round a registered player sits out (their choice or the director's)."""
+    """A round a registered player sits out (their choice or the director's).
+
+    ``requested``: a bye by request, the player's own announced wish not to be paired in that round (as OpenGotha
+    offers). Decision (`rules/go.md` is silent): it is a round not played, so it counts as an absence does: no
+    points, the winning streak ends (the pairing package's Decision: nobody banks a streak by skipping a round),
+    nothing in the tie-break; EGD's table writes ``0-``, and DIRS rates nothing. Only the label differs (the
+    crosstable, the player's games, the director's record), so the record says why the player was not paired.
+    Unlike the bye the pairing gives an odd field (a win worth 1 point), it is the player's choice.
+    """
 
     registration = models.ForeignKey(
         Registration, verbose_name=_("registration"), on_delete=models.CASCADE, related_name="absences"
     )
     round_number = models.PositiveSmallIntegerField(_("round"), validators=[MinValueValidator(1)])
+    requested = models.BooleanField(_("bye by request"), default=False)
 
     class Meta:
         verbose_name = _("absence")
@@ -183,12 +202,24 @@ class Round(models.Model):
 
 
 class BoardResult(models.TextChoices):
+    """A board's result; the last three are OpenGotha's special results, for both players at once (see
+    ``tournaments.pairing.GameResult.both``, ``dirs_mode`` and ``egd`` for what each counts as)."""
+
     NONE = "", _("not played yet")
     WHITE = "white", _("white wins")
     BLACK = "black", _("black wins")
     DRAW = "draw", _("draw")
     WHITE_FORFEIT = "white_forfeit", _("white wins by forfeit")
     BLACK_FORFEIT = "black_forfeit", _("black wins by forfeit")
+    BOTH_LOSE = "both_lose", _("both lose")
+    BOTH_WIN = "both_win", _("both win")
+    DOUBLE_FORFEIT = "double_forfeit", _("both lose by forfeit")
+
+
+#: The special results and what each is to the engine (``GameResult.both``): both win, or both lose.
+BOTH = {BoardResult.BOTH_WIN: "win", BoardResult.BOTH_LOSE: "loss", BoardResult.DOUBLE_FORFEIT: "loss"}
+#: Results of a game not played: EGD's table writes them as rounds without a game, DIRS rates none of them.
+UNPLAYED = frozenset({BoardResult.WHITE_FORFEIT, BoardResult.BLACK_FORFEIT, BoardResult.DOUBLE_FORFEIT})
 
 
 class Board(models.Model):
@@ -219,7 +250,28 @@ class Board(models.Model):
 
     @property
     def winner_colour(self) -> str | None:
+        """The colour that won (a forfeit included); None for a draw, a special result or no result yet."""
         return {"white": "white", "white_forfeit": "white", "black": "black", "black_forfeit": "black"}.get(self.result)
+
+    @property
+    def both(self) -> str | None:
+        """A special result for both players: "win" or "loss" (``BOTH``); None otherwise."""
+        return BOTH.get(self.result)
+
+    @property
+    def unplayed(self) -> bool:
+        return self.result in UNPLAYED
+
+    def outcome(self, colour: str) -> str:
+        """What the result is for the player of ``colour``: win, loss, draw, or "" (no result yet)."""
+        if self.result in BOTH:
+            return BOTH[self.result]
+        if self.result == BoardResult.DRAW:
+            return "draw"
+        winner = self.winner_colour
+        if winner is None:
+            return ""
+        return "win" if winner == colour else "loss"
 
 
 class Bye(models.Model):

@@ -15,7 +15,7 @@ from django.utils.translation import get_language, gettext
 
 from federation import formatting
 from federation.db import marked_rows, marked_statement
-from tournaments.models import Discipline
+from tournaments.models import Discipline, TournamentStatus
 
 from .models import GoTournament, Registration, RoundStatus
 
@@ -24,7 +24,10 @@ SHOWN = 50
 
 
 def _registrations_query(player_id: int):
-    registrations = Registration.objects.filter(player_id=player_id).order_by("-tournament__tournament__start_date")
+    """Approved tournaments only: a draft or submitted one is its director's and staff's alone (issue 27)."""
+    registrations = Registration.objects.filter(
+        player_id=player_id, tournament__tournament__status=TournamentStatus.APPROVED
+    ).order_by("-tournament__tournament__start_date")
     shown = ("tournament_id", "pk", "tournament__tournament__name", "tournament__tournament__start_date")
     return registrations.values_list(*shown)[:SHOWN]
 

@@ -20,7 +20,8 @@ from federation.roles import FEDERATION_STAFF
 from federation.selectors import player_search
 from ratings.engines import dirs
 from tournaments import pairing
-from tournaments.models import GoSystem
+from tournaments.models import GoSystem, TournamentStatus
+from tournaments.services import tournament_results_locked
 
 from . import dirs_mode, egd
 from .models import (
@@ -34,15 +35,48 @@ from .models import (
     Round,
     RoundStatus,
 )
+from .names import name_key
+
+
+def is_staff(user: AbstractBaseUser | AnonymousUser) -> bool:
+    """Federation staff (the group) or a superuser: they see and run every tournament."""
+    if not user.is_authenticated:
+        return False
+    if user.is_superuser:
+        return True
+    cached = getattr(user, "_go_is_staff", None)
+    if cached is None:
+        cached = user.groups.filter(name=FEDERATION_STAFF).exists()
+        user._go_is_staff = cached
+    return cached
 
 
 def is_director(user: AbstractBaseUser | AnonymousUser, tournament: GoTournament) -> bool:
     """The tournament's organiser, federation staff, or a superuser."""
     if not user.is_authenticated:
         return False
-    if user.is_superuser or tournament.tournament.organiser_id == user.pk:
+    if tournament.tournament.organiser_id == user.pk:
         return True
-    return user.groups.filter(name=FEDERATION_STAFF).exists()
+    return is_staff(user)
+
+
+def is_public(go: GoTournament) -> bool:
+    """An approved tournament is everyone's; a draft or a submitted one is its director's and staff's alone, as
+    ``/tournaments/<id>/`` and the API have it (``federation.selectors.public_tournaments``)."""
+    return go.tournament.status == TournamentStatus.APPROVED
+
+
+def can_see(user: AbstractBaseUser | AnonymousUser, go: GoTournament) -> bool:
+    return is_public(go) or is_director(user, go)
+
+
+def write_lock(user: AbstractBaseUser | AnonymousUser, go: GoTournament) -> str:
+    """Why ``user`` may not change this tournament now ("" when they may): the admin's lock, one rule for both
+    (``tournaments.services.tournament_results_locked``): a submitted or approved tournament is changed by
+    federation staff only, until staff return it to draft."""
+    if not user.is_authenticated:
+        return _("Sign in to change the tournament.")
+    return tournament_results_locked(tournament=go.tournament, user=user)
 
 
 def is_dirs(go: GoTournament) -> bool:
@@ -120,7 +154,9 @@ class TournamentData:
             for b in self.boards.get(rnd.pk, []):
                 colour = b.winner_colour
                 winner = None if colour is None else (f"r{b.white_id}" if colour == "white" else f"r{b.black_id}")
-                items.append(pairing.GameResult(f"r{b.white_id}", f"r{b.black_id}", winner, b.handicap, b.komi_kind))
+                items.append(
+                    pairing.GameResult(f"r{b.white_id}", f"r{b.black_id}", winner, b.handicap, b.komi_kind, b.both)
+                )
             items.extend(pairing.ByeResult(f"r{bye.registration_id}") for bye in self.byes.get(rnd.pk, []))
             out.append(items)
         return out
@@ -163,8 +199,17 @@ def tournament_state(data: TournamentData, upto: int, *, players_upto: int | Non
 # --- the pages ----------------------------------------------------------------------------------------------------
 
 
-def go_tournament_list() -> QuerySet[GoTournament]:
-    return GoTournament.objects.select_related("tournament").order_by("-tournament__start_date", "tournament__name")
+def go_tournament_list(*, user: AbstractBaseUser | AnonymousUser | None = None) -> QuerySet[GoTournament]:
+    """The tournaments ``user`` may see: approved ones, and their own drafts and submitted ones (staff: all)."""
+    tournaments = GoTournament.objects.select_related("tournament").order_by(
+        "-tournament__start_date", "tournament__name"
+    )
+    if user is not None and is_staff(user):
+        return tournaments
+    visible = Q(tournament__status=TournamentStatus.APPROVED)
+    if user is not None and user.is_authenticated:
+        visible |= Q(tournament__organiser=user)
+    return tournaments.filter(visible)
 
 
 def go_tournament_get(*, pk: int) -> GoTournament:
@@ -192,16 +237,26 @@ def tournament_progress(*, go: GoTournament) -> Progress:
     )
 
 
-def registrations_with_absences(*, go: GoTournament) -> list[Registration]:
+def by_name(registrations, language: str) -> list[Registration]:
+    """Registrations in the order of the names the page shows (``names.name_key``: Ё with Е, the reader's
+    alphabet; the English pages by the Latin name)."""
+    return sorted(registrations, key=lambda r: (name_key(r.display_name(language)), r.pk))
+
+
+def registrations_with_absences(*, go: GoTournament, language: str = "ru") -> list[Registration]:
     """The players by name, each with ``absent_rounds``: the rounds they are marked absent in."""
-    registrations = list(go.registrations.order_by("name"))
+    registrations = by_name(go.registrations.all(), language)
     absences: dict[int, list[int]] = defaultdict(list)
-    for reg_id, number in Absence.objects.filter(registration__tournament=go).values_list(
-        "registration_id", "round_number"
+    requested: dict[int, set[int]] = defaultdict(set)
+    for reg_id, number, by_request in Absence.objects.filter(registration__tournament=go).values_list(
+        "registration_id", "round_number", "requested"
     ):
         absences[reg_id].append(number)
+        if by_request:
+            requested[reg_id].add(number)
     for reg in registrations:
         reg.absent_rounds = sorted(absences.get(reg.pk, []))
+        reg.requested_rounds = requested.get(reg.pk, set())
     return registrations
 
 
@@ -216,7 +271,7 @@ def member_rows(*, go: GoTournament, query: str, language: str, limit: int) -> l
     needs to tell namesakes apart (other alphabet, club, city, DIRS rating) and whether they are registered."""
     if not query.strip():
         return []
-    players = list(member_search(search=query, limit=limit))
+    players = sorted(member_search(search=query, limit=limit), key=lambda p: name_key(p.display_name(language)))
     registered = set(
         Registration.objects.filter(tournament=go, player_id__in=[p.pk for p in players]).values_list(
             "player_id", flat=True
@@ -244,12 +299,13 @@ def round_boards(*, go_round: Round) -> list[Board]:
     return list(go_round.boards.select_related("white", "black").order_by("number"))
 
 
-def round_byes(*, go_round: Round) -> list[Bye]:
-    return list(go_round.byes.select_related("registration").order_by("registration__name"))
+def round_byes(*, go_round: Round, language: str = "ru") -> list[Bye]:
+    byes = go_round.byes.select_related("registration")
+    return sorted(byes, key=lambda b: (name_key(b.registration.display_name(language)), b.registration_id))
 
 
 def round_unpaired(
-    *, go_round: Round, registrations: list[Registration], boards: list[Board], byes: list[Bye]
+    *, go_round: Round, registrations: list[Registration], boards: list[Board], byes: list[Bye], language: str = "ru"
 ) -> list[Registration]:
     """The players who play this round (joined, present, not withdrawn) with neither a board nor a bye in it."""
     taken = {b.white_id for b in boards} | {b.registration_id for b in byes} | {b.black_id for b in boards}
@@ -260,50 +316,12 @@ def round_unpaired(
     )
     return [
         r
-        for r in registrations
+        for r in by_name(registrations, language)
         if r.pk not in taken
         and r.first_round <= go_round.number
         and r.present_in(go_round.number)
         and r.pk not in absent
     ]
-
-
-def correction_blocked(*, go_round: Round) -> str | None:
-    """Why a result of this round cannot be corrected now, with the way out that is open (None: it can be).
-
-    Later rounds were paired on the levels this round's results gave, so they must go first, last round first:
-    a draft's pairing is deleted; a published round without results is unpublished, then deleted; a round with
-    results has them cleared (a correction to "no result" is allowed in the last round), then is unpublished and
-    deleted. The advice names only steps the site allows from where those rounds stand.
-    """
-    later = list(
-        Round.objects.filter(tournament_id=go_round.tournament_id, number__gt=go_round.number).order_by("number")
-    )
-    if not later:
-        return None
-    n = go_round.number
-    if len(later) > 1:
-        return _(
-            "Rounds %(first)s to %(last)s were paired on the levels after round %(n)s: starting from round "
-            "%(last)s, clear each round's results, unpublish it and delete its pairing; then correct the result "
-            "of round %(n)s."
-        ) % {"first": later[0].number, "last": later[-1].number, "n": n}
-    nxt = later[0]
-    if not nxt.is_published:
-        return _(
-            "Round %(later)s is paired (a draft) on the levels after round %(n)s: delete its pairing before "
-            "correcting a result of round %(n)s."
-        ) % {"later": nxt.number, "n": n}
-    if not nxt.boards.exclude(result="").exists():
-        return _(
-            "Round %(later)s is published on the levels after round %(n)s: unpublish round %(later)s and delete "
-            "its pairing before correcting a result of round %(n)s."
-        ) % {"later": nxt.number, "n": n}
-    return _(
-        "Round %(later)s already has results played on the levels after round %(n)s: clear its results (correct "
-        'each to "clear the result"), unpublish it and delete its pairing before correcting a result of round '
-        "%(n)s."
-    ) % {"later": nxt.number, "n": n}
 
 
 def director_log(*, go: GoTournament, round_number: int | None = None) -> list[DirectorLog]:
@@ -323,6 +341,7 @@ def player_games(*, registration: Registration) -> list[dict]:
         .order_by("round__number")
     )
     byes = set(Bye.objects.filter(registration=registration).values_list("round__number", flat=True))
+    requested = set(registration.absences.filter(requested=True).values_list("round_number", flat=True))
     by_round = {b.round.number: b for b in boards if b.round.status == RoundStatus.PUBLISHED}
     rounds = list(go.rounds.filter(status=RoundStatus.PUBLISHED).order_by("number").values_list("number", flat=True))
     rows = []
@@ -330,27 +349,21 @@ def player_games(*, registration: Registration) -> list[dict]:
         b = by_round.get(number)
         if b is not None:
             white = b.white_id == registration.pk
-            colour = b.winner_colour
-            if b.result == BoardResult.DRAW:
-                outcome = "draw"
-            elif colour is None:
-                outcome = ""
-            else:
-                outcome = "win" if (colour == "white") == white else "loss"
             rows.append(
                 {
                     "round": number,
                     "board": b,
                     "colour": "white" if white else "black",
                     "opponent": b.black if white else b.white,
-                    "outcome": outcome,
-                    "forfeit": b.result.endswith("forfeit"),
+                    "outcome": b.outcome("white" if white else "black"),
+                    "forfeit": b.unplayed,
+                    "special": b.get_result_display() if b.both else "",
                 }
             )
         elif number in byes:
             rows.append({"round": number, "bye": True})
         else:
-            rows.append({"round": number, "absent": True})
+            rows.append({"round": number, "absent": True, "requested": number in requested})
     return rows
 
 
@@ -382,12 +395,18 @@ def egd_table(*, go: GoTournament) -> str | None:
     upto = data.rounds[-1].number
     state = tournament_state(data, upto)
     members = Player.objects.in_bulk([r.player_id for r in data.registrations if r.player_id])
-    forfeits: dict[int, set[int]] = defaultdict(set)
+    unrated: dict[int, dict[int, str]] = defaultdict(dict)
     for rnd in data.rounds:
         for b in data.boards.get(rnd.pk, []):
-            if b.result in (BoardResult.WHITE_FORFEIT, BoardResult.BLACK_FORFEIT):
-                forfeits[b.white_id].add(rnd.number)
-                forfeits[b.black_id].add(rnd.number)
+            if b.result == BoardResult.DOUBLE_FORFEIT:
+                kind = "double_forfeit"
+            elif b.unplayed:
+                kind = "forfeit"
+            elif b.both:
+                kind = "both"
+            else:
+                continue
+            unrated[b.white_id][rnd.number] = unrated[b.black_id][rnd.number] = kind
     scale_divisor = 1 if is_dirs(go) else 10
     players = {}
     for reg in data.registrations:
@@ -395,12 +414,21 @@ def egd_table(*, go: GoTournament) -> str | None:
         if member is not None:
             surname = member.last_name_latin or member.last_name
             first = member.first_name_latin or member.first_name
-        else:
-            parts = (reg.name_latin or reg.name).split(" ", 1)
-            surname, first = parts[0], parts[1] if len(parts) > 1 else ""
+        elif reg.surname_latin:
+            surname, first = reg.surname_latin, reg.given_name_latin
+        else:  # transliterated by ``egd.field``
+            surname, first = reg.surname, reg.given_name
         rank = dirs.rank_of(max(reg.rating // scale_divisor, 0)).short
         players[reg.key] = egd.EgdPlayer(
-            surname, first, rank, reg.country, reg.club_name, frozenset(forfeits.get(reg.pk, ()))
+            surname,
+            first,
+            rank,
+            reg.country,
+            reg.club_name,
+            unrated=unrated.get(reg.pk, {}),
+            rating=reg.rating * (10 // scale_divisor),  # the tournament scale: a DIRS rating r is 10 r
+            pin=reg.egd_pin or (member.egd_pin if member is not None else ""),
+            withdrawn_after=reg.withdrawn_after,
         )
     t = go.tournament
     meta = egd.EgdMeta(

@@ -13,13 +13,12 @@ from dataclasses import dataclass, field
 from ratings.dirs.calculator import handicap_text
 from ratings.engines import dirs
 
-from .models import Board, BoardResult, Bye, GoTournament, Registration, Round, RoundStatus, StandingRow
+from .models import Absence, Board, BoardResult, Bye, GoTournament, Registration, Round, RoundStatus, StandingRow
+from .names import name_key
 from .selectors import is_dirs
 
-WINS = {BoardResult.WHITE: "white", BoardResult.WHITE_FORFEIT: "white"}
-WINS.update({BoardResult.BLACK: "black", BoardResult.BLACK_FORFEIT: "black"})
-#: A game's sign for one player: won (True), lost (False), drawn; no result yet is "".
-SIGNS = {True: "+", False: "-", BoardResult.DRAW: "="}
+#: A game's sign for one player: won, lost, drawn; no result yet is "".
+SIGNS = {"win": "+", "loss": "-", "draw": "="}
 
 
 @dataclass
@@ -27,13 +26,14 @@ class Cell:
     """A player's round in the crosstable: a game (opponent's line number, result, colour, stones), a bye or not
     played (``kind`` game, bye, absent; a game without a result yet has ``sign`` empty)."""
 
-    kind: str
+    kind: str  # "game", "bye", "absent" or "requested" (a bye by request)
     opponent: int = 0
     opponent_name: str = ""
     sign: str = ""  # "+", "-", "=" or "" (no result yet)
     colour: str = ""  # "w" or "b"
     stones: int = 0
-    forfeit: bool = False
+    forfeit: bool = False  # not played: a forfeit, or a double forfeit
+    special: str = ""  # a special result for both players: its label (both win, both lose, ...)
 
 
 @dataclass
@@ -76,10 +76,9 @@ def _rank(go: GoTournament, rating: int) -> str:
 def standings_table(*, go: GoTournament, upto: int, language: str, cells: bool = True) -> list[Line]:
     """Everyone's line after round ``upto`` in the order of the standings, numbered 1..N (the crosstable names
     opponents by that number), with wins (a bye is a win, `rules/go.md`) and, with ``cells``, every round."""
-    rows = list(
-        StandingRow.objects.filter(round__tournament=go, round__number=upto)
-        .select_related("registration")
-        .order_by("place", "registration__name", "registration_id")
+    rows = sorted(
+        StandingRow.objects.filter(round__tournament=go, round__number=upto).select_related("registration"),
+        key=lambda row: (row.place, name_key(row.registration.display_name(language)), row.registration_id),
     )
     lines = []
     number_of: dict[int, int] = {}
@@ -107,11 +106,12 @@ def standings_table(*, go: GoTournament, upto: int, language: str, cells: bool =
     games = Board.objects.filter(round__tournament=go, round__number__lte=upto).values_list(
         "round__number", "white_id", "black_id", "handicap", "result"
     )
+    labels = dict(BoardResult.choices)
     for number, white, black, stones, result in games:
-        winner = WINS.get(result)
-        forfeit = result in (BoardResult.WHITE_FORFEIT, BoardResult.BLACK_FORFEIT)
+        board = Board(result=result)
+        special = str(labels[result]) if board.both else ""
         for me, other, colour in ((white, black, "white"), (black, white, "black")):
-            sign = SIGNS.get((winner == colour) if winner else result, "")
+            sign = SIGNS.get(board.outcome(colour), "")
             if sign == "+" and me in by_id:
                 by_id[me].wins += 1
             if cells:
@@ -123,7 +123,8 @@ def standings_table(*, go: GoTournament, upto: int, language: str, cells: bool =
                     sign,
                     colour[0],
                     stones,
-                    forfeit,
+                    board.unplayed,
+                    special,
                 )
     for number, reg_id in Bye.objects.filter(round__tournament=go, round__number__lte=upto).values_list(
         "round__number", "registration_id"
@@ -132,9 +133,17 @@ def standings_table(*, go: GoTournament, upto: int, language: str, cells: bool =
             by_id[reg_id].wins += 1
         grid[reg_id][number] = Cell("bye", sign="+")
     if cells:
+        requested = set(
+            Absence.objects.filter(registration__tournament=go, requested=True, round_number__lte=upto).values_list(
+                "registration_id", "round_number"
+            )
+        )
         for line in lines:
             mine = grid.get(line.registration_id, {})
-            line.cells = [mine.get(n) or Cell("absent") for n in range(1, upto + 1)]
+            line.cells = [
+                mine.get(n) or Cell("requested" if (line.registration_id, n) in requested else "absent")
+                for n in range(1, upto + 1)
+            ]
     return lines
 
 
@@ -196,7 +205,7 @@ def seats(*, go_round: Round, language: str) -> list[SeatLine]:
         lines[b.black_id] = SeatLine(names[b.black_id], b.number, "black", names[b.white_id], text)
     for reg_id in go_round.byes.values_list("registration_id", flat=True):
         lines[reg_id] = SeatLine(names[reg_id], bye=True)
-    return sorted(lines.values(), key=lambda line: (line.name.casefold().replace("ё", "е"), line.board or 0))
+    return sorted(lines.values(), key=lambda line: (name_key(line.name), line.board or 0))
 
 
 def visible_round(*, go: GoTournament, number: int, director: bool) -> Round | None:

@@ -33,6 +33,8 @@ urlpatterns = [
     path("<int:pk>/rounds/<int:number>/result.json", views_entry.entry_json, name="entry_json"),
     path("<int:pk>/import/", views_import.players_import, name="players_import"),
     path("import-history/", views_import.history_import, name="history_import"),
+    path("<int:pk>/backup.json", views_import.backup_download, name="backup"),
+    path("restore/", views_import.backup_restore, name="backup_restore"),
     path("calculator/", views.calculator_page, name="calculator"),
     path("calculator.json", views.calculator_json, name="calculator_json"),
 ]

@@ -3,6 +3,12 @@ EGD table and the handicap calculator. The DIRS club rating's pages are in ``rat
 
 Views are thin: a form reads the input, one service writes (or one selector reads), ``GoError`` comes back as a
 message naming the reason.
+
+Who may open which page (issue 27; ``tests/tournaments/go/test_director_doors.py`` walks every address): an approved
+tournament is everyone's to read; a draft or a submitted one is its director's and staff's alone (404 for anyone
+else: ``visible_or_404``); the director's doors (``director_required``) are the organiser's and staff's, and those
+that change the tournament are refused while the admin locks it for the user (``selectors.write_lock``), as the
+services refuse it too (``services.common.check_writable``).
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from .forms import (
     TournamentCreateForm,
 )
 from .models import GoTournament, Registration, Round, RoundStatus
+from .names import name_key
 
 #: At most this many members come back from the registration search; the director types more of the name.
 SEARCH_LIMIT = 20
@@ -46,18 +53,46 @@ def go_or_404(pk: int) -> GoTournament:
         raise Http404 from error
 
 
-def director_required(view):
-    """Login (through the admin login page), then the tournament's organiser or federation staff only."""
+def visible_or_404(request, pk: int) -> tuple[GoTournament, bool]:
+    """The tournament and whether the reader directs it; 404 for a draft or a submitted tournament unless the
+    reader is its organiser or federation staff (as ``/tournaments/<id>/`` and the API answer)."""
+    go = go_or_404(pk)
+    director = selectors.is_director(request.user, go)
+    if not director and not selectors.is_public(go):
+        raise Http404
+    return go, director
 
-    @login_required
-    @wraps(view)
-    def wrapper(request, pk: int, *args, **kwargs):
-        go = go_or_404(pk)
-        if not selectors.is_director(request.user, go):
-            raise PermissionDenied
-        return view(request, go, *args, **kwargs)
 
-    return wrapper
+def director_required(view=None, *, writes: bool = False, answer_json: bool = False):
+    """Login (through the admin login page), then the tournament's organiser or federation staff only.
+
+    Someone else gets a 404 for a tournament they may not see (a draft or a submitted one) and a 403 for one they
+    may. ``writes``: a door that changes the tournament is also refused while the admin locks the tournament for
+    this user (submitted or approved, for its organiser: ``selectors.write_lock``): the reason as a message on the
+    tournament's page, or as JSON (403) for the fast entry's requests; nothing is changed.
+    """
+
+    def decorate(view):
+        @login_required
+        @wraps(view)
+        def wrapper(request, pk: int, *args, **kwargs):
+            go = go_or_404(pk)
+            if not selectors.is_director(request.user, go):
+                if not selectors.is_public(go):
+                    raise Http404
+                raise PermissionDenied
+            if writes:
+                reason = selectors.write_lock(request.user, go)
+                if reason:
+                    if answer_json:
+                        return JsonResponse({"error": reason, "field": ""}, status=403)
+                    messages.error(request, reason)
+                    return redirect("go:tournament", pk=go.pk)
+            return view(request, go, *args, **kwargs)
+
+        return wrapper
+
+    return decorate(view) if view is not None else decorate
 
 
 def _fail(request, error: services.GoError) -> None:
@@ -69,7 +104,7 @@ def _fail(request, error: services.GoError) -> None:
 
 @require_safe
 def index(request):
-    tournaments = selectors.go_tournament_list()[:100]
+    tournaments = selectors.go_tournament_list(user=request.user)[:100]
     can_create = request.user.is_authenticated and request.user.has_perm("tournaments.add_tournament")
     can_record = request.user.is_authenticated and request.user.has_perm("dirs.add_dirsgame")
     return render(
@@ -94,11 +129,12 @@ def tournament_create(request):
 
 @require_safe
 def tournament_detail(request, pk: int):
-    go = go_or_404(pk)
-    director = selectors.is_director(request.user, go)
+    go, director = visible_or_404(request, pk)
+    lock = selectors.write_lock(request.user, go) if director else ""
+    can_write = director and not lock
     progress = selectors.tournament_progress(go=go)
     member_query, members = "", None
-    if director and "member" in request.GET:
+    if can_write and "member" in request.GET:
         member_query = (request.GET.get("member") or "").strip()[:100]
         members = selectors.member_rows(go=go, query=member_query, language=current_language(), limit=SEARCH_LIMIT)
     context = {
@@ -106,23 +142,25 @@ def tournament_detail(request, pk: int):
         "t": go.tournament,
         "director": director,
         "rounds": [r for r in progress.rounds if r.is_published or director],
-        "registrations": selectors.registrations_with_absences(go=go),
-        "can_pair": director and progress.can_pair,
+        "registrations": selectors.registrations_with_absences(go=go, language=current_language()),
+        "can_write": can_write,
+        "lock": lock,
+        "can_pair": can_write and progress.can_pair,
         "finished": progress.finished,
-        "registration_form": RegistrationForm() if director else None,
+        "registration_form": RegistrationForm() if can_write else None,
         "member_query": member_query,
         "members": members,
         "search_limit": SEARCH_LIMIT,
         "round_numbers": range(1, (go.tournament.rounds or 1) + 1),
         "egd_ready": selectors.egd_refusal(go=go) is None,
-        "egd_form": EgdClassForm(initial={"egd_class": go.egd_class}) if director and progress.finished else None,
+        "egd_form": EgdClassForm(initial={"egd_class": go.egd_class}) if can_write and progress.finished else None,
         "has_standings": any(r.completed for r in progress.rounds),
     }
     return render(request, "go/tournament.html", context)
 
 
 @require_safe
-@director_required
+@director_required(writes=True, answer_json=True)
 def member_search(request, go: GoTournament):
     """JSON for the registration form's search-as-you-type: members by name in Cyrillic or Latin, at most 20."""
     form = PlayerSearchForm(request.GET)
@@ -132,7 +170,7 @@ def member_search(request, go: GoTournament):
 
 
 @require_POST
-@director_required
+@director_required(writes=True)
 def registration_add(request, go: GoTournament):
     form = RegistrationForm(request.POST)
     if form.is_valid():
@@ -159,7 +197,7 @@ def confirm(request, *, title: str, question: str, action: str, fields: dict, bu
 
 
 @require_POST
-@director_required
+@director_required(writes=True)
 def registration_withdraw(request, go: GoTournament, reg_id: int):
     """Withdrawing asks first (the player is not paired again); taking a player back does not."""
     reg = get_object_or_404(Registration, pk=reg_id, tournament=go)
@@ -183,7 +221,7 @@ def registration_withdraw(request, go: GoTournament, reg_id: int):
 
 
 @require_POST
-@director_required
+@director_required(writes=True)
 def absence_set(request, go: GoTournament):
     form = AbsenceForm(request.POST)
     if not form.is_valid():
@@ -195,6 +233,7 @@ def absence_set(request, go: GoTournament):
             registration=reg,
             round_number=form.cleaned_data["round_number"],
             absent=form.cleaned_data["absent"],
+            requested=request.POST.get("absent") == "request",
             user=request.user,
         )
     except services.GoError as error:
@@ -203,7 +242,7 @@ def absence_set(request, go: GoTournament):
 
 
 @require_POST
-@director_required
+@director_required(writes=True)
 def round_pair(request, go: GoTournament):
     try:
         go_round = services.go_round_pair(go=go, user=request.user)
@@ -222,14 +261,15 @@ def _round(go: GoTournament, number: int) -> Round:
 
 @require_safe
 def round_detail(request, pk: int, number: int):
-    go = go_or_404(pk)
+    go, director = visible_or_404(request, pk)
+    lock = selectors.write_lock(request.user, go) if director else ""
+    can_write = director and not lock
     go_round = _round(go, number)
-    director = selectors.is_director(request.user, go)
     if not go_round.is_published and not director:
         raise Http404
     boards = selectors.round_boards(go_round=go_round)
-    byes = selectors.round_byes(go_round=go_round)
     lang = current_language()
+    byes = selectors.round_byes(go_round=go_round, language=lang)
     unpaired, swap_choices, records = [], {}, []
     if director:
         registrations = list(go.registrations.all())
@@ -237,12 +277,13 @@ def round_detail(request, pk: int, number: int):
         records = selectors.director_log(go=go, round_number=number)
         if not go_round.is_published:
             unpaired = selectors.round_unpaired(
-                go_round=go_round, registrations=registrations, boards=boards, byes=byes
+                go_round=go_round, registrations=registrations, boards=boards, byes=byes, language=lang
             )
             # Only players of this round can be swapped: those on its boards or byes and the present unpaired.
             playing = {b.white_id for b in boards} | {b.black_id for b in boards} | {b.registration_id for b in byes}
             playing |= {r.pk for r in unpaired}
-            swap_choices = {pk: name for pk, name in sorted(names.items(), key=lambda x: x[1]) if pk in playing}
+            ordered = sorted(names.items(), key=lambda item: (name_key(item[1]), item[0]))
+            swap_choices = {pk: name for pk, name in ordered if pk in playing}
     else:
         names = {b.white_id: b.white.display_name(lang) for b in boards}
         names.update({b.black_id: b.black.display_name(lang) for b in boards})
@@ -258,14 +299,15 @@ def round_detail(request, pk: int, number: int):
         "boards": boards,
         "byes": byes,
         "director": director,
+        "can_write": can_write,
+        "lock": lock,
         "names": names,
         "unpaired": unpaired,
         "draws": selectors.draws_allowed(go),
         "has_results": any(b.result for b in boards),
         "all_rounds": all_rounds,
         "later_round": later_round,
-        "can_correct": director and go_round.is_published and later_round is None,
-        "correction_advice": selectors.correction_blocked(go_round=go_round) if director and later_round else None,
+        "can_correct": can_write and go_round.is_published,
         "swap_choices": swap_choices,
         "records": records,
     }
@@ -273,7 +315,7 @@ def round_detail(request, pk: int, number: int):
 
 
 @require_POST
-@director_required
+@director_required(writes=True)
 def round_edit(request, go: GoTournament, number: int):
     go_round = _round(go, number)
     form = RoundEditForm(request.POST)
@@ -357,7 +399,7 @@ def _board_result(request, go: GoTournament, number: int, form_class, service, s
 
 
 @require_POST
-@director_required
+@director_required(writes=True)
 def result_enter(request, go: GoTournament, number: int):
     return _board_result(
         request,
@@ -376,14 +418,45 @@ def _corrected(board) -> str:
 
 
 @require_POST
-@director_required
+@director_required(writes=True)
 def result_correct(request, go: GoTournament, number: int):
-    return _board_result(request, go, number, CorrectionForm, services.go_result_correct, _corrected)
+    """A result of any round corrected; the director is told each later game that now differs from what was
+    played, and each draft paired on the old levels (``services.corrections``)."""
+    go_round = _round(go, number)
+    form = CorrectionForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return redirect("go:round", pk=go.pk, number=number)
+    try:
+        correction = services.go_result_correct(
+            go_round=go_round,
+            board_number=form.cleaned_data["board"],
+            result=form.cleaned_data["result"],
+            version=form.cleaned_data.get("version"),
+            user=request.user,
+        )
+    except services.GoError as error:
+        _fail(request, error)
+        return redirect(reverse("go:round", args=[go.pk, number]) + "#results")
+    messages.success(request, _corrected(correction.board))
+    language = "ru" if current_language().startswith("ru") else "en"
+    for difference in correction.differences:
+        messages.warning(
+            request, _("Now differs from what was played: %(what)s.") % {"what": difference["text"][language]}
+        )
+    for later in correction.drafts:
+        messages.warning(
+            request,
+            _("Round %(n)s (a draft) was paired on the levels before the correction: re-pair it.") % {"n": later},
+        )
+    if go.rounds.filter(number__gt=number).exists():
+        messages.info(request, _("The later rounds' levels and standings are computed again."))
+    return redirect(reverse("go:round", args=[go.pk, number]) + "#results")
 
 
 @require_safe
 def standings(request, pk: int):
-    go = go_or_404(pk)
+    go, _director = visible_or_404(request, pk)
     completed = list(go.rounds.filter(completed=True).order_by("number").values_list("number", flat=True))
     chosen = None
     requested = request.GET.get("round")
@@ -412,7 +485,7 @@ def standings(request, pk: int):
 
 @require_safe
 def player_games(request, pk: int, reg_id: int):
-    go = go_or_404(pk)
+    go, _director = visible_or_404(request, pk)
     reg = get_object_or_404(Registration, pk=reg_id, tournament=go)
     rows = selectors.player_games(registration=reg)
     last = go.rounds.filter(completed=True).order_by("-number").first()
@@ -441,7 +514,7 @@ def player_games(request, pk: int, reg_id: int):
 @require_safe
 def egd_export(request, pk: int):
     """The EGD results table of a finished tournament whose director has chosen its class (`rules/go.md`, part 3)."""
-    go = go_or_404(pk)
+    go, _director = visible_or_404(request, pk)
     refusal = selectors.egd_refusal(go=go)
     if refusal:
         messages.error(request, refusal)
@@ -452,7 +525,7 @@ def egd_export(request, pk: int):
 
 
 @require_POST
-@director_required
+@director_required(writes=True)
 def egd_class_set(request, go: GoTournament):
     form = EgdClassForm(request.POST)
     if not form.is_valid():

@@ -27,7 +27,7 @@ def _round(go: GoTournament, number: int) -> Round:
 
 
 @require_safe
-@director_required
+@director_required(writes=True)
 def entry_page(request, go: GoTournament, number: int):
     go_round = _round(go, number)
     boards = selectors.round_boards(go_round=go_round)
@@ -38,6 +38,9 @@ def entry_page(request, go: GoTournament, number: int):
         *([(BoardResult.DRAW, "d", _("Draw"))] if draws else []),
         (BoardResult.WHITE_FORFEIT, "fw", _("White wins by forfeit")),
         (BoardResult.BLACK_FORFEIT, "fb", _("Black wins by forfeit")),
+        (BoardResult.BOTH_LOSE, "xl", _("Both lose")),
+        (BoardResult.BOTH_WIN, "xw", _("Both win")),
+        (BoardResult.DOUBLE_FORFEIT, "xf", _("Both lose by forfeit")),
     ]
     context = {
         "go": go,
@@ -53,7 +56,7 @@ def entry_page(request, go: GoTournament, number: int):
 
 
 @require_POST
-@director_required
+@director_required(writes=True, answer_json=True)
 def entry_json(request, go: GoTournament, number: int):
     """One board's result as JSON: the board as saved, or the refusal with the field it names (status 400)."""
     go_round = _round(go, number)

@@ -1,5 +1,7 @@
 """Importing from files on the director's pages: a tournament's players from an EGD `.h9` table or a CSV list, and a
 finished tournament from its `.h9` table as history. Upload, preview (matches proposed, nothing saved), confirm.
+And the director's backup file: the whole tournament downloaded at any round, and loaded again as a new tournament
+(``services.backup``).
 
 As the admin's upload flow (``federation.uploads``) does, the uploaded bytes stay on the server (in the session)
 and the preview page posts back only their SHA-256; confirming reads the server's own copy again, so what is saved
@@ -11,18 +13,21 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
 
 from . import services
 from .egd_read import FileProblem, decode, read_h9, read_players
-from .forms import HistoryForm, ImportFileForm
+from .forms import BackupFileForm, HistoryForm, ImportFileForm
 from .models import GoTournament
-from .services.history import history_notes
+from .services.history import history_differences, history_notes, history_options, registration_names
 from .services.imports import match_players
 from .views import director_required
 
@@ -52,7 +57,7 @@ def _choices(request) -> dict[str, str]:
     return {k: v for k, v in request.POST.items() if k.startswith("row")}
 
 
-@director_required
+@director_required(writes=True)
 def players_import(request, go: GoTournament):
     key = f"go-import-{go.pk}"
     context = {"go": go, "t": go.tournament, "form": ImportFileForm()}
@@ -86,8 +91,19 @@ def players_import(request, go: GoTournament):
             form.add_error("file", error.message)
             return render(request, "go/import_players.html", context)
         context["sha256"] = _store(request, key, content, name) if not table.problems else ""
-    context.update(table=table, matches=match_players(table.players, go=go), filename=name)
+    matches = match_players(table.players, go=go)
+    context.update(table=table, matches=matches, filename=name, notes=[m.note for m in matches if m.note])
     return render(request, "go/import_players.html", context)
+
+
+def _replayed_with(table, form) -> dict:
+    """The options the preview replays the file with: the director's (checked again), else the file's header's."""
+    data = form.cleaned_data if form.is_bound and form.is_valid() else {**HistoryForm.defaults(), **form.initial}
+    return {
+        "half_stone": bool(data.get("half_stone")),
+        "acceleration": bool(data.get("acceleration")),
+        "tiebreak": bool(data.get("tiebreak")),
+    }
 
 
 @login_required
@@ -99,7 +115,7 @@ def history_import(request):
     context = {"upload": ImportFileForm(), "form": None}
     if request.method != "POST":
         return render(request, "go/import_history.html", context)
-    if "confirm" in request.POST:
+    if "confirm" in request.POST or "recheck" in request.POST:
         stored = _stored(request, key)
         if stored is None:
             messages.error(request, _("The file on the page is not the one last uploaded here; upload it again."))
@@ -107,7 +123,7 @@ def history_import(request):
         content, name = stored
         table = read_h9(decode(content))
         form = HistoryForm(request.POST)
-        if form.is_valid():
+        if form.is_valid() and "confirm" in request.POST:
             try:
                 go = services.go_history_import(
                     table=table, choices=_choices(request), user=request.user, filename=name, **form.cleaned_data
@@ -136,12 +152,58 @@ def history_import(request):
             return render(request, "go/import_history.html", context)
         form = HistoryForm(initial=HistoryForm.initial_from(table.tags))
         context["sha256"] = _store(request, key, content, name) if not table.problems else ""
+    matches = match_players(table.players)
+    options = _replayed_with(table, form)
+    replay = history_options(table=table, **options) if table.rounds else None
     context.update(
         form=form,
         table=table,
-        matches=match_players(table.players),
-        notes=history_notes(table),
+        matches=matches,
+        notes=history_notes(table) + [m.note for m in matches if m.note],
+        differences=history_differences(table, options=replay, names=registration_names(matches)) if replay else [],
+        replayed_with=options,
         filename=name,
         history=True,
     )
     return render(request, "go/import_history.html", context)
+
+
+@require_safe
+@director_required
+def backup_download(request, go: GoTournament):
+    """The director's backup file of the whole tournament as it stands (a locked tournament's too: it changes
+    nothing)."""
+    document = services.go_backup(go=go)
+    rounds = len(document["rounds"])
+    response = HttpResponse(
+        json.dumps(document, ensure_ascii=False, indent=1), content_type="application/json; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="go-tournament-{go.pk}-round-{rounds}.json"'
+    return response
+
+
+@login_required
+def backup_restore(request):
+    """A tournament loaded from a director's backup file: always a new tournament, a draft of whoever loads it."""
+    if not request.user.has_perm("tournaments.add_tournament"):
+        raise PermissionDenied
+    form = BackupFileForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        try:
+            document = json.loads(upload.read().decode("utf-8-sig"))
+        except (UnicodeDecodeError, ValueError):
+            form.add_error("file", _("The file is not JSON: upload a backup file downloaded from this site."))
+        else:
+            try:
+                go, notes = services.go_backup_load(document=document, user=request.user, filename=upload.name)
+            except services.GoError as error:
+                form.add_error("file", error.message)
+            else:
+                messages.success(
+                    request, _("%(name)s is loaded from %(file)s.") % {"name": go.tournament.name, "file": upload.name}
+                )
+                for note in notes:
+                    messages.warning(request, note)
+                return redirect("go:tournament", pk=go.pk)
+    return render(request, "go/backup_restore.html", {"form": form})

@@ -1,8 +1,9 @@
 """The crosstable and the venue's print sheets: the round's pairing by board and from A to Z, result slips for each
 board, the standings for the wall. Each sheet is a plain page the browser prints on A4 (``css/go-print.css``).
 
-Sheets follow the pages' visibility: a published round (and any finished round's standings) for everyone, a draft
-round for the director only; result slips are the director's.
+Sheets follow the pages' visibility: a published round (and any finished round's standings) for everyone once the
+tournament is approved (before, its director's and staff's alone), a draft round for the director only; result
+slips are the director's.
 """
 
 from __future__ import annotations
@@ -14,13 +15,11 @@ from django.views.decorators.http import require_safe
 from federation.i18n import current_language
 
 from . import selectors, sheets
-from .views import director_required, go_or_404
+from .views import director_required, visible_or_404
 
 
-def _round_for(request, go, number: int, *, director_only: bool = False):
+def _round_for(request, go, number: int):
     director = selectors.is_director(request.user, go)
-    if director_only and not director:
-        raise Http404
     go_round = sheets.visible_round(go=go, number=number, director=director)
     if go_round is None:
         raise Http404
@@ -44,13 +43,13 @@ def _standings_context(request, go, *, cells: bool = True) -> dict:
 @require_safe
 def crosstable(request, pk: int):
     """Every player's every round after a finished round: opponent, colour, stones, result; on screen and print."""
-    go = go_or_404(pk)
+    go, _director = visible_or_404(request, pk)
     return render(request, "go/crosstable.html", _standings_context(request, go))
 
 
 @require_safe
 def standings_sheet(request, pk: int):
-    go = go_or_404(pk)
+    go, _director = visible_or_404(request, pk)
     return render(
         request, "go/print/standings.html", {**_standings_context(request, go, cells=False), "sheet": "standings"}
     )
@@ -58,17 +57,18 @@ def standings_sheet(request, pk: int):
 
 @require_safe
 def boards_sheet(request, pk: int, number: int):
-    go = go_or_404(pk)
+    go, _director = visible_or_404(request, pk)
     go_round = _round_for(request, go, number)
     boards = sheets.round_sheet(go_round=go_round, language=current_language())
-    byes = [b.registration.display_name(current_language()) for b in selectors.round_byes(go_round=go_round)]
+    language = current_language()
+    byes = [b.registration.display_name(language) for b in selectors.round_byes(go_round=go_round, language=language)]
     context = {"go": go, "t": go.tournament, "round": go_round, "boards": boards, "byes": byes, "sheet": "boards"}
     return render(request, "go/print/boards.html", context)
 
 
 @require_safe
 def players_sheet(request, pk: int, number: int):
-    go = go_or_404(pk)
+    go, _director = visible_or_404(request, pk)
     go_round = _round_for(request, go, number)
     seats = sheets.seats(go_round=go_round, language=current_language())
     context = {"go": go, "t": go.tournament, "round": go_round, "seats": seats, "sheet": "players"}
@@ -78,7 +78,7 @@ def players_sheet(request, pk: int, number: int):
 @require_safe
 @director_required
 def slips_sheet(request, go, number: int):
-    go_round = _round_for(request, go, number, director_only=True)
+    go_round = _round_for(request, go, number)
     boards = sheets.round_sheet(go_round=go_round, language=current_language())
     context = {"go": go, "t": go.tournament, "round": go_round, "boards": boards, "sheet": "slips"}
     return render(request, "go/print/slips.html", context)

@@ -65,6 +65,8 @@ from tournaments.pairing.selfhandicap import (
     rate_document,
 )
 from tournaments.pairing.standings import (
+    BOTH_LOSE,
+    BOTH_WIN,
     ByeResult,
     Entrant,
     GameResult,
@@ -79,6 +81,8 @@ from tournaments.pairing.standings import (
 )
 
 __all__ = [
+    "BOTH_LOSE",
+    "BOTH_WIN",
     "KOMI_KINDS",
     "KOMI_NONE",
     "KOMI_NORMAL",

@@ -15,6 +15,7 @@ from typing import Any
 from ratings.engines.common import EngineError, Explanation
 from ratings.engines.parse import is_whole
 from tournaments.pairing.matcher import Matcher, legal_graph
+from tournaments.pairing.names import alphabetical
 from tournaments.pairing.options import KOMI_REVERSE, handicap_for, playable_handicap
 from tournaments.pairing.standings import PlayerState, TournamentState
 
@@ -97,8 +98,9 @@ class Pairing:
 
 
 def _rank_key(p: PlayerState) -> tuple[int, float, str, str]:
-    """`rules/go.md`, "Pairing": ranked by level, then start rating, then name (and the id, to be total)."""
-    return -p.level, -p.rating, p.name, p.id
+    """`rules/go.md`, "Pairing": ranked by level, then start rating, then name (as its alphabet orders it, Ё with
+    Е: :func:`~tournaments.pairing.names.alphabetical`), and the id, to be total."""
+    return -p.level, -p.rating, alphabetical(p.name), p.id
 
 
 def _default_seed(round_number: int, present: Sequence[str]) -> int:

@@ -21,7 +21,7 @@ KOMI_KEYS = {"normal": "komi_normal", "none": "komi_none", "reverse": "komi_reve
 #: a player's ``name_latin``, ``city``, ``club`` and ``country`` likewise. ``rate`` reads none of them.
 TOP_KEYS = {"system", "options", "rounds", "players", "games", "pair_next", "seed", "id", "name", "date", "city"}
 PLAYER_KEYS = {"id", "rating", "name", "absent", "name_latin", "city", "club", "country"}
-GAME_KEYS = {"white", "black", "winner", "handicap", "komi"}
+GAME_KEYS = {"white", "black", "winner", "handicap", "komi", "both"}
 
 
 def _parse_options(raw: Any, rounds: Any) -> Options:
@@ -76,8 +76,12 @@ def _parse_games(raw: Any) -> list[list[GameResult | ByeResult]]:
             check_keys(item, GAME_KEYS, path)
             white = require(item, "white", path)
             black = require(item, "black", path)
-            winner = require(item, "winner", path, hint=" (a player id, or null for a draw)")
-            items.append(GameResult(white, black, winner, item.get("handicap"), item.get("komi")))
+            both = item.get("both")
+            if both is None:
+                winner = require(item, "winner", path, hint=" (a player id, or null for a draw)")
+            else:
+                winner = item.get("winner")
+            items.append(GameResult(white, black, winner, item.get("handicap"), item.get("komi"), both))
         rounds.append(items)
     return rounds
 
@@ -87,7 +91,8 @@ def rate_document(doc: dict) -> dict:
 
     Input beyond the contract: ``options.draws`` (default false), ``options.tiebreak`` (default true),
     ``options.komi`` (``{"normal": 6.5, "none": 0.5, "reverse": 6.5}``), a player's ``name`` and ``absent`` (round
-    numbers the player sits out), ``seed`` (the colour draw of the next round), and the keys that only name things
+    numbers the player sits out), a game's ``both`` (``"win"`` or ``"loss"``, without ``winner``: a special result
+    for both players), ``seed`` (the colour draw of the next round), and the keys that only name things
     for the history import (the tournament's ``id``, ``name``, ``date``, ``city``; a player's ``name_latin``,
     ``city``, ``club``, ``country``). Options default to PROFS
     (``half_stone`` and ``acceleration`` false). Output beyond the contract: each standing's ``start_level``,

@@ -12,6 +12,7 @@ from typing import Any
 
 from ratings.engines.common import EngineError, Explanation
 from ratings.engines.parse import is_number, is_whole
+from tournaments.pairing.names import alphabetical
 from tournaments.pairing.options import KOMI_KINDS, MAX_STONES, Options, playable_handicap, start_level, win_points
 
 
@@ -29,11 +30,21 @@ class Entrant:
         return self.name or self.id
 
 
+#: ``GameResult.both``: the special results a director may enter (as OpenGotha offers them), where the game has no
+#: single winner: both players win, or both lose (a double forfeit is "both lose" to the engine).
+BOTH_WIN = "win"
+BOTH_LOSE = "loss"
+
+
 @dataclass(frozen=True)
 class GameResult:
     """A played game. ``winner`` is the white or black id, or ``None`` for a draw (only where draws are allowed).
 
     ``handicap`` and ``komi`` record what was actually played (a director's override); ``None`` means the table's.
+    ``both`` (``BOTH_WIN`` or ``BOTH_LOSE``, ``winner`` then ``None``): a special result. Package Decision: each
+    player's round counts as the win or the loss it says, exactly as a win or a loss against that opponent would
+    (points, streak, colours, the tie-break's term, no rematch); the rules know only wins and losses, and a
+    director who records both as losers means each lost.
     """
 
     white: str
@@ -41,6 +52,7 @@ class GameResult:
     winner: str | None
     handicap: int | None = None
     komi: str | None = None
+    both: str | None = None
 
 
 @dataclass(frozen=True)
@@ -209,7 +221,12 @@ def replay(
                 raise EngineError(f"{path}.black", f'"{white}" cannot play themselves')
             black = known(item.black, f"{path}.black", round_number, seen)
             seen[black] = (path, "game")
-            if item.winner is None:
+            if item.both is not None:
+                if item.both not in (BOTH_WIN, BOTH_LOSE):
+                    raise EngineError(f"{path}.both", f'{item.both!r} is neither "{BOTH_WIN}" nor "{BOTH_LOSE}"')
+                if item.winner is not None:
+                    raise EngineError(f"{path}.winner", "a special result for both players has no single winner")
+            elif item.winner is None:
                 if not options.draws_allowed:
                     raise EngineError(f"{path}.winner", "a draw, but this tournament does not allow draws")
             elif item.winner not in (white, black):
@@ -224,10 +241,13 @@ def replay(
             if item.komi is not None:
                 komi = item.komi
             for me, other, colour in ((white, black, "white"), (black, white, "black")):
-                if item.winner is None:
+                if item.both == BOTH_LOSE:
+                    result, points = "loss", 0
+                    streak[me] = 0
+                elif item.winner is None and item.both is None:
                     result, points = "draw", 0
                     streak[me] = 0
-                elif item.winner == me:
+                elif item.winner == me or item.both == BOTH_WIN:
                     result = "win"
                     streak[me] += 1
                     points = win_points(streak[me], round_number, options.rounds, acceleration=options.acceleration)
@@ -331,10 +351,15 @@ def tiebreak_terms(state: TournamentState, player_id: str) -> tuple[TiebreakTerm
     return tuple(terms)
 
 
+def _name_order(p: PlayerState) -> tuple[str, str]:
+    return alphabetical(p.name), p.id
+
+
 def standings(state: TournamentState) -> tuple[Standing, ...]:
     """Everyone registered, ranked: level, then the tie-break (when on), then start rating, then a shared place.
 
-    `rules/go.md`, part 1, "Final standing and the tie-break". Players sharing a place are listed by name.
+    `rules/go.md`, part 1, "Final standing and the tie-break". Players sharing a place are listed by name, as their
+    alphabet orders them (:func:`~tournaments.pairing.names.alphabetical`: Ё with Е).
     """
     use_tb = state.options.tiebreak
     rows = []
@@ -342,7 +367,7 @@ def standings(state: TournamentState) -> tuple[Standing, ...]:
         terms = tiebreak_terms(state, p.id)
         tb = sum(t.value for t in terms)
         rows.append((p, terms, tb))
-    rows.sort(key=lambda row: (-row[0].level, -(row[2] if use_tb else 0), -row[0].rating, row[0].name, row[0].id))
+    rows.sort(key=lambda row: (-row[0].level, -(row[2] if use_tb else 0), -row[0].rating, *_name_order(row[0])))
 
     def group_key(row: tuple[PlayerState, tuple[TiebreakTerm, ...], int]) -> tuple[int, int, float]:
         return row[0].level, row[2] if use_tb else 0, row[0].rating

@@ -3,6 +3,7 @@
 import datetime
 
 from tournaments.go.models import Board, GoTournament, Registration, Round
+from tournaments.go.names import split_name
 
 EN = "/en/go"
 
@@ -36,7 +37,10 @@ def create(client, **fields) -> GoTournament:
 
 
 def register(client, go, name, rating, **extra) -> Registration:
-    data = {"name": name, "rating": rating, "country": "RU", "club_name": "Moscow GC", **extra}
+    """A typed name, surname first, as the form's two fields."""
+    surname, given_name = split_name(name)
+    data = {"surname": surname, "given_name": given_name, "rating": rating, "country": "RU", "club_name": "Moscow GC"}
+    data.update(extra)
     response = client.post(f"{EN}/{go.pk}/register/", data)
     assert response.status_code == 302
     return Registration.objects.get(tournament=go, name=name)
@@ -78,3 +82,12 @@ def play(client, go, rnd, winners: dict[tuple[str, str], str]):
 
 def today() -> datetime.date:
     return datetime.date(2026, 3, 7)
+
+
+def approve(go: GoTournament) -> GoTournament:
+    """Federation staff approve the tournament: from then on it is everyone's to see (and locked for its
+    organiser). Before that, a draft or submitted tournament is its director's and staff's alone."""
+    from tournaments.models import Tournament, TournamentStatus
+
+    Tournament.objects.filter(pk=go.pk).update(status=TournamentStatus.APPROVED)
+    return GoTournament.objects.select_related("tournament").get(pk=go.pk)

@@ -1,5 +1,6 @@
-"""Correcting or clearing a board's result: levels, streaks and the stored standings follow; refused under a later
-round (which must be unpublished and its pairing deleted first); the club rating of a DIRS tournament follows too."""
+"""Correcting or clearing a board's result: levels, streaks and the stored standings follow; in any round, the later
+rounds recomputed and the director told which games now differ from what was played; the club rating of a DIRS
+tournament follows too."""
 
 import pytest
 
@@ -9,7 +10,7 @@ from tests.factories import PlayerFactory, UserFactory, organiser
 from tournaments.go import services
 from tournaments.go.models import Board, Round
 
-from .helpers import EN, create, edit, pair, register, result
+from .helpers import EN, approve, boards, create, edit, pair, register, result
 
 pytestmark = pytest.mark.django_db
 
@@ -122,47 +123,75 @@ def test_a_correction_in_round_two_changes_streaks_and_keeps_round_one(director)
     assert page.index(">A<") < page.index(">B<") < page.index(">D<") < page.index(">C<")
 
 
-def test_refused_while_a_later_round_is_paired_then_allowed_after_deleting_it(director):
-    go, rnd1 = _four(director)
+def test_an_earlier_round_is_corrected_after_later_rounds_were_played(director):
+    """Issue 27: a result of round 1 corrected after round 2 was played and round 3 paired. PROFS (one stone a
+    level, a win is 1): A 2000 (20), B 1900 (19), C 1800 (18), D 1700 (17).
+
+    Round 1: A beats B, C beats D: A 21, B 19, C 19, D 17. Round 2 (paired on those): A - C on 2 stones, B - D on 2;
+    A and B win: A 22, B 20, C 19, D 17. Round 3 is a draft: A - D (5 stones), B - C (1).
+    The correction: B beat A in round 1. Round 1 gives A 20, B 20, C 19, D 17; round 2's games were played on
+    stones the corrected levels do not give (A - C: 1 stone, not 2; B - D: 3, not 2), and the director is told
+    each; round 2's standings are A 21, B 21, C 19, D 17; the draft's stones follow (A - D 4, B - C 2)."""
+    go = create(director, name="Late fix", system="profs", rounds=3, half_stone=None, acceleration=None)
+    for name, rating in (("A", 2000), ("B", 1900), ("C", 1800), ("D", 1700)):
+        register(director, go, name, rating)
+    rnd1 = pair(director, go)
+    edit(director, go, 1, action="publish")
     result(director, go, 1, 1, "white")
     result(director, go, 1, 2, "white")
     rnd2 = pair(director, go)
+    assert boards(rnd2) == [("A", "C", 2, "none"), ("B", "D", 2, "none")]
+    edit(director, go, 2, action="publish")
+    result(director, go, 2, 1, "white")
+    result(director, go, 2, 2, "white")
+    assert [row[1:3] for row in table(Round.objects.get(pk=rnd2.pk))] == [("A", 22), ("B", 20), ("C", 19), ("D", 17)]
+    rnd3 = pair(director, go)
+    assert boards(rnd3) == [("A", "D", 5, "none"), ("B", "C", 1, "none")]
+
     response = correct(director, go, 1, 1, "black")
     text = response.content.decode()
-    # The advice names the step the site allows from where round 2 stands: a draft is deleted.
-    draft_advice = "Round 2 is paired (a draft) on the levels after round 1: delete its pairing before correcting"
-    assert draft_advice in text
-    assert Board.objects.get(round=rnd1, number=1).result == "white"
-    page = director.get(f"{EN}/{go.pk}/rounds/1/").content.decode()
-    assert 'id="correct-locked"' in page
-    assert draft_advice in page
-    assert "/rounds/1/correct/" not in page
+    assert "Board 1 corrected: black wins." in text
+    assert (
+        "Now differs from what was played: round 2, board 1 (A - C): played on 2 stones, no komi; the corrected "
+        "levels (20, 19) give 1 stone, no komi." in text
+    )
+    assert (
+        "Now differs from what was played: round 2, board 2 (B - D): played on 2 stones, no komi; the corrected "
+        "levels (20, 17) give 3 stones, no komi." in text
+    )
+    assert "Round 3 (a draft) was paired on the levels before the correction: re-pair it." in text
+    # A's term (20 - 20) - (19 - 20) = +1, B's -1; C's (17 - 19) - (17 - 18) = -1, D's +1.
+    assert table(Round.objects.get(pk=rnd1.pk)) == [
+        (1, "A", 20, 1, 0),
+        (2, "B", 20, -1, 1),
+        (3, "C", 19, -1, 1),
+        (4, "D", 17, 1, 0),
+    ]
+    # Round 2: the games as played, the levels before it as corrected, its standings computed again.
+    played = [(b.white.name, b.black.name, b.handicap, b.white_level, b.black_level, b.result) for b in _boards(rnd2)]
+    assert played == [("A", "C", 2, 20, 19, "white"), ("B", "D", 2, 20, 17, "white")]
+    assert {row[1]: row[2] for row in table(Round.objects.get(pk=rnd2.pk))} == {"A": 21, "B": 21, "C": 19, "D": 17}
+    # The draft: not played yet, so its stones follow the corrected levels (A 21 - D 17: 4; B 21 - C 19: 2).
+    assert boards(rnd3) == [("A", "D", 4, "none"), ("B", "C", 2, "none")]
+    # Round 2's page tells the director, in the rules its pairing breaks; the public sees none of it.
+    page = director.get(f"{EN}/{go.pk}/rounds/2/").content.decode()
+    issues = page.split('id="issues"', 1)[1].split("</div>", 1)[0]
+    assert "board 1 (A - C): played on 2 stones, no komi; the corrected levels (20, 19) give 1 stone, no komi" in issues
+    log = director.get(f"{EN}/{go.pk}/log/").content.decode()
+    assert "round 2, board 2 (B - D): played on 2 stones, no komi" in log
+    assert "round 3 (a draft) was paired on the levels before the correction" in log
+    # Corrected back: nothing differs any more, and round 2's page says nothing.
+    correct(director, go, 1, 1, "white")
+    assert 'id="issues"' not in director.get(f"{EN}/{go.pk}/rounds/2/").content.decode()
+    assert {row[1]: row[2] for row in table(Round.objects.get(pk=rnd2.pk))} == {"A": 22, "B": 20, "C": 19, "D": 17}
+    # A result of an earlier round can be corrected, not cleared: the later standings need it.
+    response = correct(director, go, 1, 2, "")
+    assert "Round 2 has been paired on this round&#x27;s results" in response.content.decode()
+    assert Board.objects.get(round=rnd1, number=2).result == "white"
 
-    edit(director, go, 2, action="publish")
-    with pytest.raises(services.GoError, match="Round 2 is published on the levels after round 1: unpublish round 2"):
-        services.go_result_correct(go_round=rnd1, board_number=1, result="black")
-    result(director, go, 2, 1, "white")
-    with pytest.raises(services.GoError, match=r"Round 2 already has results .*: clear its results"):
-        services.go_result_correct(go_round=rnd1, board_number=1, result="black")
-    assert "already has results" in edit(director, go, 2, action="unpublish").content.decode()
-    response = edit(director, go, 2, action="delete", confirmed="1")
-    assert "unpublish it before changing the pairing" in response.content.decode()
-    # The advice is true: round 2's only result is cleared, then round 2 is unpublished and deleted.
-    correct(director, go, 2, 1, "")
-    edit(director, go, 2, action="unpublish")
-    response = edit(director, go, 2, action="delete", confirmed="1")
-    assert "The pairing of round 2 is deleted." in response.content.decode()
-    assert not Round.objects.filter(pk=rnd2.pk).exists()
 
-    correct(director, go, 1, 1, "black")
-    rnd1.refresh_from_db()
-    assert table(rnd1)[:2] == [(1, "A", 40, 1, 0), (2, "B", 40, -1, 1)]
-    rnd2 = pair(director, go)
-    levels = {}
-    for b in rnd2.boards.select_related("white", "black"):
-        levels[b.white.name] = b.white_level
-        levels[b.black.name] = b.black_level
-    assert levels == {"A": 40, "B": 40, "C": 39, "D": 37}
+def _boards(rnd):
+    return list(Board.objects.filter(round=rnd).select_related("white", "black").order_by("number"))
 
 
 def test_bad_corrections_are_refused_and_change_nothing(director):
@@ -187,7 +216,7 @@ def test_bad_corrections_are_refused_and_change_nothing(director):
     assert [o["action"] for o in rnd.overrides] == []
     client = director
     client.force_login(UserFactory())
-    assert correct(client, go, 1, 1, "black").status_code == 403
+    assert correct(client, go, 1, 1, "black").status_code == 404  # a draft is its director's alone
     assert Board.objects.get(pk=board.pk).result == "white"
 
 
@@ -215,6 +244,7 @@ def test_round_page_offers_corrections_to_the_director_only(director, client):
     correct(director, go, 1, 1, "black")
     page = director.get(f"{EN}/{go.pk}/rounds/1/").content.decode()
     assert "board 1 (A - B): white wins → black wins" in page
+    approve(go)  # the public sees an approved tournament
     director.logout()
     page = client.get(f"{EN}/{go.pk}/rounds/1/").content.decode()
     assert "/rounds/1/correct/" not in page

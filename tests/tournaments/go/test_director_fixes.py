@@ -15,7 +15,7 @@ from tournaments import pairing
 from tournaments.go import services
 from tournaments.go.models import Absence, Board, DirectorLog, GoTournament, Round
 
-from .helpers import EN, boards, create, edit, pair, register, result
+from .helpers import EN, approve, boards, create, edit, pair, register, result
 
 pytestmark = pytest.mark.django_db
 
@@ -206,6 +206,7 @@ def test_the_record_of_hand_changes_survives_re_pairing_and_deletion(director, c
     rnd = pair(director, go)
     edit(director, go, 1, action="swap", first=regs["A"].pk, second=regs["D"].pk)
     edit(director, go, 1, action="publish")
+    approve(go)  # the public sees an approved tournament only
     director.logout()
     page = client.get(f"{EN}/{go.pk}/rounds/1/").content.decode()
     assert "swapped A and D" in page
@@ -300,10 +301,11 @@ def test_the_director_pages_are_the_directors(director):
         assert director.get(url).status_code == 200, url
     client = Client()
     client.force_login(UserFactory())
+    # A draft is its director's and staff's alone: someone else is told it does not exist (test_director_doors).
     for url in director_urls:
-        assert client.get(url).status_code == 403, url
-    assert client.post(f"{EN}/{go.pk}/rounds/1/result.json", {"board": 1, "result": "white"}).status_code == 403
-    assert client.post(f"{EN}/{go.pk}/egd-class/", {"egd_class": "A"}).status_code == 403
+        assert client.get(url).status_code == 404, url
+    assert client.post(f"{EN}/{go.pk}/rounds/1/result.json", {"board": 1, "result": "white"}).status_code == 404
+    assert client.post(f"{EN}/{go.pk}/egd-class/", {"egd_class": "A"}).status_code == 404
     assert GoTournament.objects.get(pk=go.pk).egd_class == ""
     # A draft round's sheets are the director's too.
     assert client.get(f"{EN}/{go.pk}/rounds/1/print/boards/").status_code == 404

@@ -2,6 +2,7 @@
 validator itself on tables shaped like real ones: what EGD accepts and what it refuses."""
 
 import datetime
+import re
 
 import pytest
 
@@ -11,7 +12,7 @@ from tournaments.go import egd_read, selectors, services, sheets
 from tournaments.go.models import Board
 
 from .egd_validator import Refused, validate
-from .helpers import EN
+from .helpers import EN, approve
 
 pytestmark = pytest.mark.django_db
 
@@ -70,7 +71,7 @@ def _finished():
     services.go_registration_withdraw(registration=go.registrations.get(name="Müller Hans"), user=user)
     _play_round(go, user)
     _play_round(go, user, winners="w")
-    return services.go_egd_class_set(go=go, egd_class="B", user=user), late
+    return approve(services.go_egd_class_set(go=go, egd_class="B", user=user)), late
 
 
 def test_the_table_of_a_finished_tournament_is_one_egd_accepts_and_equals_the_standings(client):
@@ -96,30 +97,46 @@ def test_the_table_of_a_finished_tournament_is_one_egd_accepts_and_equals_the_st
     } == names
     # The results equal the standings and the boards: wins, and every game's opponent, colour, stones, result.
     by_place = read.by_place()
+    table = egd_read.read_h9(text)
+    ours = {p.place: p for p in table.players}
     for k, line in enumerate(lines, start=1):
         player = by_place[k]
         counted = player.points()
         assert counted["won"] + counted["byes"] == line.wins, line.name
         for number, cell in enumerate(line.cells, start=1):
             game = player.games[number - 1]
-            if cell.kind == "game":
+            if cell.kind == "game" and not cell.forfeit:
                 assert (game.opponent, game.result, game.colour, game.stones) == (
                     cell.opponent,
                     {"−": "-"}.get(cell.sign, cell.sign),
                     cell.colour,
                     cell.stones,
                 )
-                assert game.unplayed == cell.forfeit
+                assert not game.unplayed
+            elif cell.kind == "game":
+                # A game not played is a round without a game for EGD (rules/go.md, part 3): 0+ for the point,
+                # 0- for the other; the game itself follows the line's ';' for the site's reader.
+                assert (game.opponent, game.result) == (0, cell.sign)
+                played = ours[k].entry(number)
+                assert (played.opponent, played.sign, played.colour, played.stones, played.unplayed) == (
+                    cell.opponent,
+                    cell.sign,
+                    cell.colour,
+                    cell.stones,
+                    True,
+                )
             else:
                 assert (game.opponent, game.result) == (0, "+" if cell.kind == "bye" else "-")
-    # The forfeit of round 2, board 1, is marked on both sides; the club and the country come through.
+    # The forfeit of round 2, board 1: no game EGD would rate; the club and the country come through.
     forfeit = Board.objects.get(round__tournament=go, round__number=2, number=1)
     assert forfeit.result.endswith("_forfeit")
-    assert sum(g.unplayed for p in read.players for g in p.games) == 2
+    assert sum(g.unplayed for p in read.players for g in p.games) == 0
+    assert sum(1 for p in table.players for _r, e in p.played if e.unplayed) == 2
+    assert re.search(r"^\s+\d+ .* 0\+ .*; r2:\d+\+!/[wb]\d", text, re.MULTILINE)
+    assert re.search(r"^\s+\d+ .* 0- .*; r2:\d+-!/[wb]\d", text, re.MULTILINE)
     assert {p.club for p in read.players} >= {"Tengen", "Sente", "-"}
     assert "DE" in {p.country for p in read.players}
     # The site's own reader agrees with the validator.
-    table = egd_read.read_h9(text)
     assert table.problems == []
     assert [p.name for p in table.players] == [
         f"{p.surname} {p.first_name}".replace("_", " ").strip(" -") for p in read.players
@@ -154,6 +171,7 @@ def test_only_a_finished_tournament_with_its_class_is_exported(client):
     _play_round(go, user)
     assert selectors.egd_table(go=go) is None
     assert "all 4 rounds with every result in" in selectors.egd_refusal(go=go)
+    go = approve(go)
     page = client.get(f"{EN}/{go.pk}/").content.decode()
     assert "egd.h9" not in page
     assert client.get(f"{EN}/{go.pk}/egd.h9").status_code == 302

@@ -98,7 +98,7 @@ def test_a_board_with_a_result_is_not_entered_twice():
     page = client.get(f"{EN}/{go.pk}/rounds/1/enter/").content.decode()
     row = page.split('<tr id="entry-1"')[1].split("</tr>")[0]
     assert 'class="saved"' in row
-    assert row.count("disabled") == 4
+    assert row.count("disabled") == 7  # white, black, two forfeits and the three results for both players
 
 
 def test_draws_where_allowed_and_a_draft_round():
@@ -108,5 +108,5 @@ def test_draws_where_allowed_and_a_draft_round():
     assert 'data-draws="1"' in page
     other = Client()
     other.force_login(UserFactory())
-    assert other.get(f"{EN}/{go.pk}/rounds/1/enter/").status_code == 403
+    assert other.get(f"{EN}/{go.pk}/rounds/1/enter/").status_code == 404  # a draft is the director's alone
     assert client.get(f"{EN}/{go.pk}/rounds/7/enter/").status_code == 404

@@ -8,7 +8,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from federation.models import Player
-from tests.factories import PlayerFactory, UserFactory, organiser
+from tests.factories import ClubFactory, PlayerFactory, UserFactory, organiser
 from tournaments.go import egd_read, selectors, services
 from tournaments.go.models import Board, DirectorLog, GoTournament, Registration
 
@@ -45,7 +45,14 @@ def members():
         "kondratev": PlayerFactory(
             last_name="Кондратьев", first_name="Даниил", last_name_latin="Kondratyev", first_name_latin="Daniil"
         ),
-        "shchukin": PlayerFactory(last_name="Щукин", first_name="Пётр", last_name_latin="", first_name_latin=""),
+        # Lives in Moscow (the .h9 file's club "Mosc"), plays for a Tver club (the CSV's "Тверь ГК").
+        "shchukin": PlayerFactory(
+            last_name="Щукин",
+            first_name="Пётр",
+            last_name_latin="",
+            first_name_latin="",
+            club=ClubFactory(name="ГК Тверь", city="Тверь"),
+        ),
         "petrov1": PlayerFactory(last_name="Петров", first_name="Иван", last_name_latin="Petrov", city="Тверь"),
         "petrov2": PlayerFactory(last_name="Петров", first_name="Иван", last_name_latin="Petrov", city="Сочи"),
     }
@@ -137,7 +144,7 @@ def test_bad_files_are_refused_with_the_line_and_nothing_is_saved(director, memb
     assert not Registration.objects.filter(tournament=go).exists()
     other = Client()
     other.force_login(UserFactory())
-    assert _upload(other, url, "spring.h9", PLAYERS_H9.encode()).status_code == 403
+    assert _upload(other, url, "spring.h9", PLAYERS_H9.encode()).status_code == 404  # a draft: not shown to others
 
 
 def test_a_finished_tournament_imported_as_history(director):
@@ -173,11 +180,13 @@ def test_a_finished_tournament_imported_as_history(director):
         (b.round.number, b.white.name, b.black.name, b.handicap, b.komi_kind, b.result)
         for b in Board.objects.filter(round__tournament=go).select_related("round", "white", "black")
     ]
-    # As the file writes them: Gociu won on black against Smith on 7 stones, Brown on black against Nowak...
+    # As the file writes them: Gociu won on black against Smith on 7 stones, Brown on black against Nowak... The file
+    # has no komi: a game on the stones the replayed levels call for gets the table's komi (Gociu 32, Smith 18: a gap
+    # of 14 is 7 stones and reverse komi), any other game on stones none.
     assert sorted(games) == [
         (1, "Nowak Pawel", "Brown Emily", 1, "none", "black"),
-        (1, "Smith John", "Gociu Tiberiu", 7, "none", "black"),
-        (2, "Gociu Tiberiu", "Brown Emily", 6, "none", "white"),
+        (1, "Smith John", "Gociu Tiberiu", 7, "reverse", "black"),
+        (2, "Gociu Tiberiu", "Brown Emily", 6, "reverse", "white"),
         (3, "Brown Emily", "Smith John", 2, "none", "white"),
         (3, "Gociu Tiberiu", "Nowak Pawel", 1, "none", "white"),
     ]

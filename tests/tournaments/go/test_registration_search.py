@@ -84,9 +84,10 @@ def test_search_is_for_the_directors_only(client):
     assert response.status_code == 302
     assert "login" in response["Location"]
     client.force_login(UserFactory())
-    assert client.get(url, {"q": "petrov"}).status_code == 403
+    # A draft is its director's alone: others are told it does not exist.
+    assert client.get(url, {"q": "petrov"}).status_code == 404
     client.force_login(organiser())  # an organiser, but of another tournament
-    assert client.get(url, {"q": "petrov"}).status_code == 403
+    assert client.get(url, {"q": "petrov"}).status_code == 404
     assert client.get(f"{EN}/999999/members.json", {"q": "petrov"}).status_code in (403, 404)
 
 
@@ -109,7 +110,7 @@ def test_without_javascript_search_then_choose_then_register(director):
     assert "Sidorova Anna" in page
     assert f'value="{petrov.pk}"' not in page
     assert "No member found." in director.get(f"{EN}/{go.pk}/", {"member": "zzz"}).content.decode()
-    response = director.post(f"{EN}/{go.pk}/register/", {"player": petrov.pk, "name": ""}, follow=True)
+    response = director.post(f"{EN}/{go.pk}/register/", {"player": petrov.pk, "surname": ""}, follow=True)
     assert "is registered" in response.content.decode()
     reg = Registration.objects.get(tournament=go, player=petrov)
     assert (reg.name, reg.name_latin, reg.rating, reg.rating_source) == ("Петров Пётр", "Petrov Petr", 1850, "dirs")
@@ -123,11 +124,11 @@ def test_typed_names_and_bad_choices(director):
     _petrov, sidorova = _members()
     register(director, go, "Guest Player", 1500)
     assert Registration.objects.get(tournament=go, name="Guest Player").player is None
-    response = director.post(f"{EN}/{go.pk}/register/", {"player": "", "name": ""}, follow=True)
+    response = director.post(f"{EN}/{go.pk}/register/", {"player": "", "surname": ""}, follow=True)
     assert "Choose a member or type a name." in response.content.decode()
     response = director.post(f"{EN}/{go.pk}/register/", {"player": 99999999}, follow=True)
     assert "Choose a member from the search results." in response.content.decode()
-    response = director.post(f"{EN}/{go.pk}/register/", {"player": sidorova.pk, "name": "Someone"}, follow=True)
+    response = director.post(f"{EN}/{go.pk}/register/", {"player": sidorova.pk, "surname": "Someone"}, follow=True)
     assert "not both" in response.content.decode()
     response = director.post(f"{EN}/{go.pk}/register/", {"player": sidorova.pk}, follow=True)
     assert "has no DIRS rating: type a rating." in response.content.decode()

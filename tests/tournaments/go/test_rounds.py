@@ -133,11 +133,11 @@ def test_draws_where_allowed(director):
 def test_registration_refusals(director):
     go = create(director, name="Reg")
     register(director, go, "A", 2100)
-    response = director.post(f"{EN}/{go.pk}/register/", {"name": "a", "rating": 1500}, follow=True)
+    response = director.post(f"{EN}/{go.pk}/register/", {"surname": "a", "rating": 1500}, follow=True)
     assert "a is already registered." in _messages(response)
-    response = director.post(f"{EN}/{go.pk}/register/", {"name": "Z", "rating": 4000}, follow=True)
+    response = director.post(f"{EN}/{go.pk}/register/", {"surname": "Z", "rating": 4000}, follow=True)
     assert "Rating 4000 is outside the tournament scale (0..3000)." in _messages(response)
-    response = director.post(f"{EN}/{go.pk}/register/", {"name": "Y", "rating": -5}, follow=True)
+    response = director.post(f"{EN}/{go.pk}/register/", {"surname": "Y", "rating": -5}, follow=True)
     assert "Rating -5 is outside" in _messages(response)
     member = PlayerFactory(last_name="Петров", first_name="Пётр")
     response = director.post(f"{EN}/{go.pk}/register/", {"player": member.pk}, follow=True)
@@ -195,8 +195,8 @@ def test_only_the_director_runs_the_tournament(client, director):
     assert response.status_code == 302
     other = UserFactory()
     client.force_login(other)
-    assert client.post(f"{EN}/{go.pk}/pair/").status_code == 403
-    assert client.get(f"{EN}/{go.pk}/").status_code == 200
+    assert client.post(f"{EN}/{go.pk}/pair/").status_code == 404  # a draft is not even shown to others
+    assert client.get(f"{EN}/{go.pk}/").status_code == 404
     assert client.get(f"{EN}/new/").status_code == 403
 
 

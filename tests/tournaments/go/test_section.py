@@ -15,6 +15,7 @@ from tests.factories import PlayerFactory, organiser
 from tournaments.go.models import Registration
 from tournaments.go.sections import player_section
 from tournaments.go.services import go_registration_add, go_tournament_create
+from tournaments.models import Tournament, TournamentStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -38,7 +39,8 @@ def old_section(player) -> str | None:
 
 
 def tournament(user, name: str, day: datetime.date, system: str = "fus"):
-    return go_tournament_create(
+    """An approved tournament: the section lists those only (a draft is its director's alone, issue 27)."""
+    go = go_tournament_create(
         user=user,
         name=name,
         start_date=day,
@@ -48,6 +50,8 @@ def tournament(user, name: str, day: datetime.date, system: str = "fus"):
         half_stone=True,
         acceleration=True,
     )
+    Tournament.objects.filter(pk=go.pk).update(status=TournamentStatus.APPROVED)
+    return go
 
 
 def assert_same(player):

@@ -186,13 +186,15 @@ def test_egd_export_of_the_profs_tournament_line_by_line(director):
         "; CM[PROFS (one stone, no acceleration) self-handicap tournament, acceleration off; one-stone levels: "
         "d stones, no komi; tie-break: final level, then the sum of (opponent's final level - own) - "
         "(the same before the game)]",
+        "; Games not played (forfeits) and results for both players are written 0+ (a win) and 0- (a loss), as EGF",
+        "; writes a round without a game; after a line's ';' each is given as played: r<round>:<game>, ! not played.",
         ";",
-        "; Pl Surname Name Rk  Co Club      Lv TB 1     2     3",
-        "   1 P       -    6k  RU Moscow_GC 16  2 2-/w1 3+/w1 4-/w3",
-        "   2 Q       -    7k  RU Moscow_GC 16 -1 1+/b1 4-/w3 5+/w2",
-        "   3 R       -    8k  RU Moscow_GC 15 -1 5+/w1 1-/b1 0+",
-        "   4 T       -    10k RU Moscow_GC 14 -2 0+    2+/b3 1+/b3",
-        "   5 S       -    9k  RU Moscow_GC 13  2 3-/b1 0+    2-/b2",
+        "; Pl Surname Name Rk  Co Club      Rating Lv TB 1     2     3",
+        "   1 P       -    6k  RU Moscow_GC   1500 16  2 2-/w1 3+/w1 4-/w3",
+        "   2 Q       -    7k  RU Moscow_GC   1400 16 -1 1+/b1 4-/w3 5+/w2",
+        "   3 R       -    8k  RU Moscow_GC   1300 15 -1 5+/w1 1-/b1 0+",
+        "   4 T       -    10k RU Moscow_GC   1100 14 -2 0+    2+/b3 1+/b3",
+        "   5 S       -    9k  RU Moscow_GC   1200 13  2 3-/b1 0+    2-/b2",
     ]
 
 

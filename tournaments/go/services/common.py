@@ -8,12 +8,29 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ratings.engines.common import FieldError
+from tournaments.models import Tournament
+from tournaments.services import tournament_results_locked
 
 from ..models import DirectorLog, GoTournament, Round
 
 
 class GoError(FieldError):
     """Refused input: ``field`` names the form field (empty when none), ``message`` says why in the user's language."""
+
+
+def check_writable(go: GoTournament | int, user: AbstractBaseUser | None) -> None:
+    """Refuse a change the admin would refuse: a submitted or approved tournament is changed by federation staff
+    only (``tournaments.services.tournament_results_locked``, the one rule). The tournament's row is locked (no key
+    update, so rows that name it can still be written), so a submission cannot slip in between. Calls without a
+    user (the demo, the history import, tests of the engine's use) are the site's own and pass.
+    """
+    if user is None or not user.is_authenticated:
+        return
+    pk = go if isinstance(go, int) else go.pk
+    tournament = Tournament.objects.select_for_update(no_key=True).get(pk=pk)
+    reason = tournament_results_locked(tournament=tournament, user=user)
+    if reason:
+        raise GoError("", reason)
 
 
 def lock_round(go_round: Round) -> Round:

@@ -11,11 +11,21 @@ Matching (the preview proposes, the director decides row by row):
    site, or a Latin name spelled another way);
 4. otherwise the player is registered by the name in the file.
 
+A single namesake found by the name alone (steps 2 and 3) is proposed only where the file's club and country do not
+contradict the member's: a file that gives a club none of whose words starts as the member's club, the club's city
+or the member's city do (``Tver`` and a member of Sochi), or another country, leaves the row to the director
+("check": the member is offered, the name in the file proposed). A PIN decides alone.
+
+Ratings (`rules/go.md`, part 1, Decision): a rating below 0 (EGD's ratings go down to 30 kyu, -900) or a rank weaker
+than 21 kyu counts as 0; the preview says so on the row, and the import registers 0. A rating above the scale is a
+problem the preview shows on its row, before anything is confirmed.
+
 A member's EGD PIN is kept when the file gives one and the member has none (and no other member holds it).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -25,12 +35,13 @@ from django.utils.translation import gettext as _
 from federation.latin import latin_key
 from federation.models import Player
 from federation.selectors import player_search
+from ratings.dirs.models import DIRS_RATING_MAX
 from ratings.engines.common import EngineError
 
 from ..egd_read import PlayerRow, Table, rank_rating
-from ..models import GoTournament, Registration
+from ..models import TOURNAMENT_RATING_MAX, GoTournament, Registration
 from ..selectors import is_dirs
-from .common import GoError, log
+from .common import GoError, check_writable, log
 from .registrations import go_registration_add
 
 #: At most this many namesakes are offered for one row; the director types a rating by hand past that.
@@ -45,6 +56,8 @@ class Candidate:
     city: str
     club: str
     pin: str
+    country: str = ""
+    club_city: str = ""
 
 
 @dataclass
@@ -54,10 +67,11 @@ class Match:
     row: PlayerRow
     candidates: list[Candidate] = field(default_factory=list)
     chosen: int | None = None
-    how: str = "none"  # "pin", "name", "several", "none"
+    how: str = "none"  # "pin", "name", "several", "check" (a namesake whose club or country differ), "none"
     registered: bool = False
     rating: int | None = None
     problem: str = ""
+    note: str = ""
 
     @property
     def key(self) -> str:
@@ -65,7 +79,37 @@ class Match:
 
 
 def _candidate(p: Player) -> Candidate:
-    return Candidate(p.pk, p.full_name, p.full_name_latin, p.city, p.club.name if p.club_id else "", p.egd_pin)
+    club = p.club if p.club_id else None
+    return Candidate(
+        p.pk,
+        p.full_name,
+        p.full_name_latin,
+        p.city,
+        club.name if club else "",
+        p.egd_pin,
+        p.country,
+        club.city if club else "",
+    )
+
+
+def agrees(row: PlayerRow, candidate: Candidate) -> bool:
+    """Whether the file's club and country may be the member's (the module: nothing said contradicts them)."""
+    if row.country and candidate.country and row.country.upper() != candidate.country.upper():
+        return False
+    mine = [w for w in latin_key(row.club).split() if len(w) >= 3]
+    theirs = {w for text in (candidate.club, candidate.club_city, candidate.city) for w in latin_key(text).split()}
+    theirs = {w for w in theirs if len(w) >= 3}
+    if not mine or not theirs:
+        return True
+    return any(a.startswith(b[:3]) or b.startswith(a[:3]) for a in mine for b in theirs)
+
+
+def _propose(m: Match, candidate: Candidate) -> None:
+    """A single namesake found by the name: proposed where the file's club and country agree, else left to check."""
+    if agrees(m.row, candidate):
+        m.chosen, m.how = candidate.id, "name"
+    else:
+        m.how = "check"
 
 
 def _keys(p: Player) -> set[str]:
@@ -74,13 +118,49 @@ def _keys(p: Player) -> set[str]:
 
 
 def row_rating(row: PlayerRow, *, dirs_scale: bool) -> int | None:
-    """The row's rating on the tournament's scale: typed, or from the rank (a DIRS rating r is 10 r, `rules/go.md`)."""
+    """The row's rating on the tournament's scale: typed, or from the rank (a DIRS rating r is 10 r, `rules/go.md`).
+
+    A rank weaker than 21 kyu (EGD's go down to 30 kyu) is 0, the bottom of both scales; a negative rating is
+    returned as it is (``match_players`` says it counts as 0)."""
     if row.rating is not None:
         return row.rating
     if not row.rank:
         return None
+    if rank_weaker_than_21k(row.rank):
+        return 0
     rating = rank_rating(row.rank)
     return rating if dirs_scale else rating * 10
+
+
+def _rating_checked(m: Match, *, dirs_scale: bool) -> None:
+    """Below 0 counts as 0 (`rules/go.md`, part 1, Decision), said on the row; above the scale is the row's problem."""
+    where = _("line %(n)s") % {"n": m.row.line}
+    if m.rating is not None and m.rating < 0:
+        m.note = _("%(where)s: rating %(r)s is below 0 and counts as 0 (rules, part 1)") % {
+            "where": where,
+            "r": m.rating,
+        }
+        m.rating = 0
+    elif m.row.rating is None and rank_weaker_than_21k(m.row.rank):
+        m.note = _("%(where)s: %(rank)s is weaker than 21 kyu and counts as rating 0") % {
+            "where": where,
+            "rank": m.row.rank,
+        }
+    top = DIRS_RATING_MAX if dirs_scale else TOURNAMENT_RATING_MAX
+    if m.rating is not None and m.rating > top and not m.problem:
+        scale = _("DIRS scale") if dirs_scale else _("tournament scale")
+        m.problem = _("%(where)s: rating %(rating)s is outside the %(scale)s (0..%(top)s)") % {
+            "where": where,
+            "rating": m.rating,
+            "scale": scale,
+            "top": top,
+        }
+
+
+def rank_weaker_than_21k(rank: str) -> bool:
+    """22 to 30 kyu (EGD's ranks go down to 30 kyu; the site's scales stop at 21 kyu = 0)."""
+    weak = re.fullmatch(r"(\d{1,2})k?", rank.strip().lower())
+    return bool(weak) and 21 < int(weak.group(1)) <= 30
 
 
 def match_players(rows: list[PlayerRow], *, go: GoTournament | None = None) -> list[Match]:
@@ -97,6 +177,7 @@ def match_players(rows: list[PlayerRow], *, go: GoTournament | None = None) -> l
             m.rating = row_rating(row, dirs_scale=dirs_scale)
         except EngineError as error:
             m.problem = _("line %(n)s: %(why)s") % {"n": row.line, "why": error.message}
+        _rating_checked(m, dirs_scale=dirs_scale)
         member = by_pin.get(row.pin) if row.pin else None
         if member is not None:
             m.candidates, m.chosen, m.how = [_candidate(member)], member.pk, "pin"
@@ -106,7 +187,7 @@ def match_players(rows: list[PlayerRow], *, go: GoTournament | None = None) -> l
             same = [p for p in found if wanted in _keys(p)]
             m.candidates = [_candidate(p) for p in (same or found)[:CANDIDATES]]
             if len(same) == 1:
-                m.chosen, m.how = same[0].pk, "name"
+                _propose(m, m.candidates[0])
             elif len(same) > 1:
                 m.how = "several"
             else:
@@ -143,7 +224,7 @@ def _match_by_transliteration(matches: list[Match], members) -> None:
         if ids:
             m.candidates = [_candidate(found[pk]) for pk in ids[:CANDIDATES]]
             if len(ids) == 1:
-                m.chosen, m.how = ids[0], "name"
+                _propose(m, m.candidates[0])
             else:
                 m.how = "several"
 
@@ -190,11 +271,11 @@ def register_matches(
             registered[m.key] = go_registration_add(
                 go=go,
                 player=player,
-                name="" if player else m.row.name,
+                surname="" if player else m.row.surname,
+                given_name="" if player else m.row.first_name,
                 rating=m.rating,
                 country=m.row.country,
                 club_name=m.row.club,
-                name_latin="" if player or not m.row.name.isascii() else m.row.name,
                 egd_pin=m.row.pin,
                 user=user,
             )
@@ -214,6 +295,7 @@ def go_players_import(
     Refused as a whole (``GoError`` naming the line) when the file has problems or a row cannot be registered: an
     unknown member, a row with neither rank nor rating for a player without a DIRS rating, a rating off the scale.
     """
+    check_writable(go, user)
     if table.problems:
         raise GoError("file", table.problems[0])
     registered = register_matches(go=go, matches=match_players(table.players, go=go), choices=choices, user=user)

@@ -10,6 +10,7 @@ import datetime
 from decimal import Decimal
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
@@ -28,8 +29,9 @@ from ..models import (
     Round,
     RoundStatus,
 )
+from ..names import join_name, split_name
 from ..selectors import is_dirs
-from .common import GoError, log
+from .common import GoError, check_writable, log
 
 
 @transaction.atomic
@@ -102,11 +104,15 @@ def go_registration_add(
     *,
     go: GoTournament,
     player: Player | None = None,
+    surname: str = "",
+    given_name: str = "",
+    surname_latin: str = "",
+    given_name_latin: str = "",
     name: str = "",
+    name_latin: str = "",
     rating: int | None = None,
     country: str = "",
     club_name: str = "",
-    name_latin: str = "",
     egd_pin: str = "",
     user: AbstractBaseUser | None = None,
 ) -> Registration:
@@ -114,8 +120,12 @@ def go_registration_add(
 
     `rules/go.md`: a late registration enters with its start points: ``first_round`` is the first round not yet
     published, and the rounds before it count as absences. A late entry goes into the director's record.
-    ``name_latin`` and ``egd_pin`` come from an imported list (a typed name keeps them for the EGD table).
+    A typed name comes as its two parts, surname and given name (the form's and the files' two fields), or as one
+    string surname first (``name``), split where the surname ends (``names.split_name``). The Latin parts and
+    ``egd_pin`` come from an imported list (a typed name keeps them for the EGD table); a name typed in Latin
+    letters is its own Latin name.
     """
+    check_writable(go, user)
     go = GoTournament.objects.select_for_update().select_related("tournament").get(pk=go.pk)
     source = RatingSource.TYPED
     if player is not None:
@@ -128,18 +138,24 @@ def go_registration_add(
             # A DIRS rating r is 10 r on the tournament scale (rules/go.md, scales).
             rating = dirs_rating.rating if is_dirs(go) else dirs_rating.rating * 10
             source = RatingSource.DIRS
-        name = player.full_name
-        name_latin = player.full_name_latin
+        surname, given_name = player.last_name, player.first_name
+        surname_latin, given_name_latin = player.last_name_latin, player.first_name_latin
         egd_pin = egd_pin or player.egd_pin
         country = country or player.country
         club_name = club_name or (player.club.name if player.club_id else "")
     else:
-        name = " ".join(name.split())
-        name_latin = " ".join(name_latin.split()) or (name if name.isascii() else "")
-        if not name:
-            raise GoError("name", _("Choose a player or type a name."))
+        if not surname.strip() and name.strip():
+            surname, given_name = split_name(name)
+        if not surname_latin.strip() and name_latin.strip():
+            surname_latin, given_name_latin = split_name(name_latin)
+        surname, given_name = " ".join(surname.split()), " ".join(given_name.split())
+        if not surname:
+            raise GoError("surname", _("Choose a player or type a name."))
+        if not surname_latin.strip() and join_name(surname, given_name).isascii():
+            surname_latin, given_name_latin = surname, given_name
+        name = join_name(surname, given_name)
         if Registration.objects.filter(tournament=go, name__iexact=name).exists():
-            raise GoError("name", _("%(name)s is already registered.") % {"name": name})
+            raise GoError("surname", _("%(name)s is already registered.") % {"name": name})
         if rating is None:
             raise GoError("rating", _("Type the rating of a player who is not a member."))
     top = DIRS_RATING_MAX if is_dirs(go) else TOURNAMENT_RATING_MAX
@@ -153,11 +169,16 @@ def go_registration_add(
     first_round = _next_open_round(go)
     if first_round > (go.tournament.rounds or 1):
         raise GoError("", _("Every round has been published: nobody can join any more."))
+    surname_latin, given_name_latin = " ".join(surname_latin.split()), " ".join(given_name_latin.split())
     registration = Registration(
         tournament=go,
         player=player,
-        name=name,
-        name_latin=name_latin,
+        surname=surname,
+        given_name=given_name,
+        surname_latin=surname_latin,
+        given_name_latin=given_name_latin,
+        name=join_name(surname, given_name),
+        name_latin=join_name(surname_latin, given_name_latin),
         rating=rating,
         rating_source=source,
         country=(country or "RU").upper()[:2],
@@ -165,7 +186,16 @@ def go_registration_add(
         egd_pin=egd_pin,
         first_round=first_round,
     )
-    registration.full_clean(exclude=["tournament"])
+    name = registration.name
+    try:
+        registration.full_clean(exclude=["tournament"])
+    except ValidationError as error:
+        field, messages = next(iter(error.message_dict.items()))
+        try:
+            label = str(Registration._meta.get_field(field).verbose_name)
+        except FieldDoesNotExist:
+            label, field = "", ""
+        raise GoError(field, f"{label}: {messages[0]}" if label else messages[0]) from error
     try:
         with transaction.atomic():
             registration.save()
@@ -193,9 +223,18 @@ def _paired_in(registration: Registration, round_number: int) -> bool:
 
 @transaction.atomic
 def go_absence_set(
-    *, registration: Registration, round_number: int, absent: bool, user: AbstractBaseUser | None = None
+    *,
+    registration: Registration,
+    round_number: int,
+    absent: bool,
+    requested: bool = False,
+    user: AbstractBaseUser | None = None,
 ) -> None:
-    """Mark a player absent (or present again) in a round not yet played; a paired player must be unpaired first."""
+    """Mark a player absent (or present again) in a round not yet played; a paired player must be unpaired first.
+
+    ``requested``: a bye by request, the player's own wish not to be paired (``Absence``: it counts as an absence).
+    """
+    check_writable(registration.tournament_id, user)
     go = GoTournament.objects.select_for_update().select_related("tournament").get(pk=registration.tournament_id)
     if not 1 <= round_number <= (go.tournament.rounds or 1):
         raise GoError("round_number", _("There is no round %(n)s.") % {"n": round_number})
@@ -209,11 +248,23 @@ def go_absence_set(
                 _("%(name)s is paired in round %(n)s: unpair them first.")
                 % {"name": registration.name, "n": round_number},
             )
-        changed = Absence.objects.get_or_create(registration=registration, round_number=round_number)[1]
-        text = {
-            "en": f"{registration.name} absent in round {round_number}",
-            "ru": f"{registration.name} отсутствует в туре {round_number}",
-        }
+        absence, changed = Absence.objects.get_or_create(
+            registration=registration, round_number=round_number, defaults={"requested": requested}
+        )
+        if absence.requested != requested:
+            absence.requested = requested
+            absence.save(update_fields=["requested"])
+            changed = True
+        if requested:
+            text = {
+                "en": f"{registration.name}: bye by request in round {round_number}",
+                "ru": f"{registration.name}: пропуск тура {round_number} по просьбе",
+            }
+        else:
+            text = {
+                "en": f"{registration.name} absent in round {round_number}",
+                "ru": f"{registration.name} отсутствует в туре {round_number}",
+            }
     else:
         changed = bool(Absence.objects.filter(registration=registration, round_number=round_number).delete()[0])
         text = {
@@ -229,6 +280,7 @@ def go_registration_withdraw(
     *, registration: Registration, undo: bool = False, user: AbstractBaseUser | None = None
 ) -> Registration:
     """Withdraw a player from the rounds not yet published (or take them back)."""
+    check_writable(registration.tournament_id, user)
     go = GoTournament.objects.select_for_update().get(pk=registration.tournament_id)
     registration = Registration.objects.select_for_update().get(pk=registration.pk)
     if undo:
@@ -256,6 +308,7 @@ def go_registration_withdraw(
 @transaction.atomic
 def go_egd_class_set(*, go: GoTournament, egd_class: str, user: AbstractBaseUser | None = None) -> GoTournament:
     """The director's choice of the EGD class (`rules/go.md`, part 3: A to D, chosen by the director)."""
+    check_writable(go, user)
     if egd_class not in EgdClass.values:
         raise GoError("egd_class", _("Choose the EGD class: A, B, C or D."))
     go = GoTournament.objects.select_for_update().get(pk=go.pk)

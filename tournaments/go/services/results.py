@@ -1,4 +1,4 @@
-"""Writes for a published round's results: entering them, correcting them, and completing the round.
+"""Writes for a published round's results: entering them and completing the round (corrections: ``corrections``).
 
 A round is complete when every board has a result: the tournament is replayed up to it and everyone's line of the
 standings is stored (``StandingRow``). In a DIRS tournament rated in the club rating, each result is also a club
@@ -12,13 +12,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ratings.dirs.services import DirsError, dirs_game_record, dirs_game_take_back
+from ratings.dirs.services import DirsError, dirs_game_record
 from ratings.engines.common import EngineError
 from tournaments import pairing
 
 from ..models import Board, BoardResult, Round, StandingRow
-from ..selectors import correction_blocked, draws_allowed, is_dirs, tournament_data, tournament_state
-from .common import GoError, lock_round, record_on_round, registration_pk
+from ..selectors import draws_allowed, is_dirs, tournament_data, tournament_state
+from .common import GoError, check_writable, lock_round, registration_pk
 
 #: A board's result in each language, for the round's record of changes by hand.
 RESULT_LABELS = {
@@ -29,6 +29,9 @@ RESULT_LABELS = {
         "draw": "draw",
         "white_forfeit": "white wins by forfeit",
         "black_forfeit": "black wins by forfeit",
+        "both_lose": "both lose",
+        "both_win": "both win",
+        "double_forfeit": "both lose by forfeit",
     },
     "ru": {
         "": "нет результата",
@@ -37,11 +40,14 @@ RESULT_LABELS = {
         "draw": "ничья",
         "white_forfeit": "победа белых без игры",
         "black_forfeit": "победа чёрных без игры",
+        "both_lose": "поражение обоих",
+        "both_win": "победа обоих",
+        "double_forfeit": "поражение обоих без игры",
     },
 }
 
 
-def _board_in(go_round: Round, board_number: int, version: int | None) -> Board:
+def board_in(go_round: Round, board_number: int, version: int | None) -> Board:
     """The round's board, locked, checked against the version the form was shown."""
     board = go_round.boards.select_for_update().select_related("white", "black").filter(number=board_number).first()
     if board is None:
@@ -51,7 +57,7 @@ def _board_in(go_round: Round, board_number: int, version: int | None) -> Board:
     return board
 
 
-def _save_result(board: Board, result: str, user: AbstractBaseUser | None) -> None:
+def save_result(board: Board, result: str, user: AbstractBaseUser | None) -> None:
     board.result = result
     board.entered_by = user if user is not None and user.is_authenticated else None
     board.entered_at = timezone.now() if result else None
@@ -73,6 +79,7 @@ def go_result_enter(
     Refused: a board not in the round, a board that already has a result, a draw where draws are forbidden (and
     in a DIRS tournament), an unknown result, a round not published yet.
     """
+    check_writable(go_round.tournament_id, user)
     locked = lock_round(go_round)
     go = locked.tournament
     if not locked.is_published:
@@ -91,74 +98,10 @@ def go_result_enter(
         raise GoError("board", _("Board %(b)s was changed meanwhile: reload the page.") % {"b": board.number})
     if result == BoardResult.DRAW and not draws_allowed(go):
         raise GoError("result", _("This tournament does not allow draws."))
-    _save_result(board, result, user)
+    save_result(board, result, user)
     if is_dirs(go) and go.rate_in_club:
-        _rate_board_in_club(board, user)
+        rate_board_in_club(board, user)
     if not locked.boards.filter(result="").exists():
-        complete_round(locked)
-    return board
-
-
-@transaction.atomic
-def go_result_correct(
-    *,
-    go_round: Round,
-    board_number: int,
-    result: str,
-    user: AbstractBaseUser | None = None,
-    version: int | None = None,
-) -> Board:
-    """Correct (or, with ``result=""``, clear) a board's result while no later round has been paired.
-
-    Decision: a later round was paired on the levels this result gave, so correcting under it would leave that
-    round's handicaps wrong. The correction is refused then, with the way out that is open from where the later
-    rounds stand (``selectors.correction_blocked``: delete a draft's pairing; unpublish a round without results
-    first; clear a played round's results first, last round first), then correct and pair again. The round's
-    stored standings are computed again from all its results (levels, streaks, tie-breaks), or dropped while a
-    board has no result. In a DIRS
-    tournament rated in the club rating, the board's club game is taken back (allowed while it is the last club
-    game of both players) and the corrected game is rated again. Locks as ``go_result_enter``: the round row, then
-    the board row, and the board's ``version`` if the form sent it.
-    """
-    locked = lock_round(go_round)
-    go = locked.tournament
-    if not locked.is_published:
-        raise GoError("board", _("Round %(n)s is not published yet.") % {"n": locked.number})
-    if result not in BoardResult.values:
-        raise GoError("result", _("Choose a result."))
-    board = _board_in(locked, board_number, version)
-    if not board.result:
-        raise GoError("board", _("Board %(b)s has no result yet: enter it instead.") % {"b": board.number})
-    blocked = correction_blocked(go_round=locked)
-    if blocked:
-        raise GoError("board", blocked)
-    if result == board.result:
-        raise GoError("result", _("Board %(b)s already has this result.") % {"b": board.number})
-    if result == BoardResult.DRAW and not draws_allowed(go):
-        raise GoError("result", _("This tournament does not allow draws."))
-    old = board.result
-    if is_dirs(go):
-        try:
-            dirs_game_take_back(board=board)
-        except DirsError as error:
-            raise GoError(error.field, error.message) from error
-    _save_result(board, result, user)
-    if result and is_dirs(go) and go.rate_in_club:
-        _rate_board_in_club(board, user)
-    players = f"{board.white.name} - {board.black.name}"
-    labels_en, labels_ru = RESULT_LABELS["en"], RESULT_LABELS["ru"]
-    text = {
-        "en": f"board {board.number} ({players}): {labels_en.get(old, old)} → {labels_en.get(result, result)}",
-        "ru": f"доска {board.number} ({players}): {labels_ru.get(old, old)} → {labels_ru.get(result, result)}",
-    }
-    record_on_round(locked, user, "correct" if result else "clear", text)
-    locked.save(update_fields=["overrides"])
-    if locked.boards.filter(result="").exists():
-        locked.standings.all().delete()
-        if locked.completed:
-            locked.completed = False
-            locked.save(update_fields=["completed"])
-    else:
         complete_round(locked)
     return board
 
@@ -196,10 +139,14 @@ def complete_round(go_round: Round) -> None:
     go_round.save(update_fields=["completed"])
 
 
-def _rate_board_in_club(board: Board, user: AbstractBaseUser | None) -> None:
-    """A DIRS tournament game also counts in the club rating, without the step cap (`rules/go.md`, part 2)."""
+def rate_board_in_club(board: Board, user: AbstractBaseUser | None) -> None:
+    """A DIRS tournament game also counts in the club rating, without the step cap (`rules/go.md`, part 2).
+
+    Only a game played with one winner is a club game: a forfeit was not played (part 3: a game not played), and
+    a special result (both win, both lose, a double forfeit) has no single winner for DIRS to rate (``dirs_mode``).
+    """
     white, black = board.white, board.black
-    if white.player_id is None or black.player_id is None:
+    if white.player_id is None or black.player_id is None or board.unplayed:
         return
     winner = board.winner_colour
     if winner is None:

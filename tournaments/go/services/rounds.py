@@ -26,17 +26,19 @@ from django.utils.translation import gettext as _
 
 from ratings.engines.common import EngineError
 from tournaments import pairing
+from tournaments.pairing.names import alphabetical
 
 from .. import dirs_mode
 from ..models import Board, Bye, GoTournament, Registration, Round, RoundStatus
 from ..selectors import TournamentData, is_dirs, tournament_data, tournament_state
-from .common import GoError, lock_draft, lock_round, log, record_on_round, registration_pk
+from .common import GoError, check_writable, lock_draft, lock_round, log, record_on_round, registration_pk
 from .results import complete_round
 
 
 @transaction.atomic
 def go_round_pair(*, go: GoTournament, user: AbstractBaseUser | None = None) -> Round:
     """Pair the next round with the engine (`rules/go.md`, "Pairing"): a draft with the rules it had to break."""
+    check_writable(go, user)
     go = GoTournament.objects.select_for_update().select_related("tournament").get(pk=go.pk)
     rounds = list(go.rounds.order_by("number"))
     if rounds and not rounds[-1].is_published:
@@ -60,6 +62,7 @@ def go_round_pair(*, go: GoTournament, user: AbstractBaseUser | None = None) -> 
 @transaction.atomic
 def go_round_repair(*, go_round: Round, user: AbstractBaseUser | None = None) -> Round:
     """Throw the draft's boards away and pair it again with the same seed (so the same field gives the same pairs)."""
+    check_writable(go_round.tournament_id, user)
     draft = lock_draft(go_round)
     discarded = len(draft.overrides)
     draft.boards.all().delete()
@@ -78,6 +81,7 @@ def go_round_repair(*, go_round: Round, user: AbstractBaseUser | None = None) ->
 @transaction.atomic
 def go_round_unpair(*, go_round: Round, board_number: int, user: AbstractBaseUser | None = None) -> Round:
     """Remove a board from the draft; its two players are left unpaired until paired again by hand."""
+    check_writable(go_round.tournament_id, user)
     draft = lock_draft(go_round)
     board = draft.boards.select_related("white", "black").filter(number=board_number).first()
     if board is None:
@@ -100,6 +104,7 @@ def go_round_pair_by_hand(
     Both must play this round (joined, present, not withdrawn). Two players more than 9 stones apart are paired
     on 9 stones, the rule they break shown with the pairing (the module's Decision).
     """
+    check_writable(go_round.tournament_id, user)
     draft = lock_draft(go_round)
     go = draft.tournament
     a = _registration_in(go, first_id, "first")
@@ -129,6 +134,7 @@ def go_round_swap(
     *, go_round: Round, first_id: int | str, second_id: int | str, user: AbstractBaseUser | None = None
 ) -> Round:
     """Exchange two players' places in the draft (boards or byes); the boards they land on are recomputed."""
+    check_writable(go_round.tournament_id, user)
     draft = lock_draft(go_round)
     go = draft.tournament
     a = _registration_in(go, first_id, "first")
@@ -177,6 +183,7 @@ def go_round_bye(
     *, go_round: Round, registration_id: int | str, give: bool = True, user: AbstractBaseUser | None = None
 ) -> Round:
     """Give an unpaired player a bye in the draft (refused for a player who is paired), or take a bye back."""
+    check_writable(go_round.tournament_id, user)
     draft = lock_draft(go_round)
     reg = _registration_in(draft.tournament, registration_id, "player")
     if give:
@@ -196,6 +203,7 @@ def go_round_bye(
 
 @transaction.atomic
 def go_round_publish(*, go_round: Round, user: AbstractBaseUser | None = None) -> Round:
+    check_writable(go_round.tournament_id, user)
     draft = lock_draft(go_round)
     if not draft.boards.exists() and not draft.byes.exists():
         raise GoError("", _("Round %(n)s has no boards.") % {"n": draft.number})
@@ -212,6 +220,7 @@ def go_round_publish(*, go_round: Round, user: AbstractBaseUser | None = None) -
 @transaction.atomic
 def go_round_unpublish(*, go_round: Round, user: AbstractBaseUser | None = None) -> Round:
     """Back to draft, allowed until the round's first result is in."""
+    check_writable(go_round.tournament_id, user)
     locked = lock_round(go_round)
     if not locked.is_published:
         raise GoError("", _("Round %(n)s is not published.") % {"n": locked.number})
@@ -232,6 +241,7 @@ def go_round_unpublish(*, go_round: Round, user: AbstractBaseUser | None = None)
 @transaction.atomic
 def go_round_delete(*, go_round: Round, user: AbstractBaseUser | None = None) -> GoTournament:
     """Delete a draft round's pairing (boards, byes, the round), so an earlier result can be corrected."""
+    check_writable(go_round.tournament_id, user)
     draft = lock_draft(go_round)
     go = draft.tournament
     if go.rounds.filter(number__gt=draft.number).exists():
@@ -330,7 +340,7 @@ def _after_hand_change(
 
 def _rank_key(player: pairing.PlayerState) -> tuple[int, float, str, str]:
     """`rules/go.md`, "Pairing": players are ranked by level, then start rating, then name (and id, to be total)."""
-    return -player.level, -player.rating, player.name, player.id
+    return -player.level, -player.rating, alphabetical(player.name), player.id
 
 
 def _renumber(draft: Round, state: pairing.TournamentState) -> None:
@@ -350,6 +360,14 @@ def _renumber(draft: Round, state: pairing.TournamentState) -> None:
     for number, board in enumerate(ordered, start=1):
         board.number = number
     Board.objects.bulk_update(ordered, ["number"])
+
+
+def recheck_draft(draft: Round) -> None:
+    """The rules a draft breaks, checked again (a correction of an earlier round changed the levels it was paired
+    on, ``corrections``)."""
+    data, state = _edit_context(draft)
+    _recheck(draft, data, state)
+    draft.save(update_fields=["issues"])
 
 
 def _recheck(draft: Round, data: TournamentData, state: pairing.TournamentState) -> None:

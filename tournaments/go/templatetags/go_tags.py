@@ -59,17 +59,21 @@ def crosstable_cell(cell) -> str:
     """
     if cell.kind == "bye":
         return mark_safe('<td class="round bye">+ <small>{}</small></td>'.format(escape(_("bye"))))
+    if cell.kind == "requested":
+        return mark_safe('<td class="round absent">— <small>{}</small></td>'.format(escape(_("by request"))))
     if cell.kind != "game":
         return mark_safe('<td class="round absent">—</td>')
     sign = {"+": "win", "-": "loss", "=": "draw"}.get(cell.sign, "pending")
     shown = {"-": "−"}.get(cell.sign, cell.sign)
+    title = f"{cell.opponent_name}: {cell.special}" if cell.special else cell.opponent_name
     return format_html(
-        '<td class="round {}" title="{}">{}{}{}<br><small>{}{}</small></td>',
+        '<td class="round {}" title="{}">{}{}{}{}<br><small>{}{}</small></td>',
         sign,
-        cell.opponent_name,
+        title,
         cell.opponent,
         shown,
         "!" if cell.forfeit else "",
+        "*" if cell.special else "",
         cell.colour,
         cell.stones,
     )
