@@ -59,7 +59,6 @@ NOT_SHOWN = {
     "ratings.HistoryUpload",
     "preferans.GameServer",
     "go.DirectorLog",
-    "preferans.LeagueCount",
 }
 
 #: Each model the public pages show, by ``app_label.ModelName``, and the scope its writes change.

@@ -1,17 +1,13 @@
-"""The mahjong list, the DIRS leaderboard and the preferans leaderboard written from plain values (their tables'
-``lean_cells``) are the same pages as when every cell goes through the tables' ``render_*`` methods: rows, links,
-numbers, changes, empty cells and defaults, in both languages, sorted and filtered, on a later page too."""
+"""The mahjong list written from plain values (its table's ``lean_cells``) is the same page as when every cell goes
+through the table's ``render_*`` methods: rows, links, numbers, changes, empty cells and defaults, in both languages,
+sorted and filtered, on a later page too."""
 
 import datetime
 
 import pytest
 
-from ratings.dirs.models import DirsRating
-from ratings.dirs.tables import DirsLeaderboardTable
 from ratings.mahjong import services as mahjong
 from ratings.mahjong.tables import MahjongEntryTable
-from ratings.preferans.models import League, PreferansRating
-from ratings.preferans.tables import LeaderboardTable
 from tests.factories import ClubFactory, PlayerFactory
 from tests.ratings.lean_pages import both_pages
 from tests.ratings.mahjong.factories import mahjong_tournament
@@ -48,44 +44,3 @@ def test_the_mahjong_list_is_the_same_page(client, monkeypatch, prefix, query):
     lean, generic = both_pages(client, monkeypatch, MahjongEntryTable, url, query)
     assert lean == generic
     assert lean.count('<tr class="') >= 5
-
-
-@pytest.mark.parametrize("prefix", PREFIXES)
-@pytest.mark.parametrize(
-    "query", [{}, {"sort": "name"}, {"sort": "rating"}, {"q": "Latin"}, {"per_page": 5, "page": 2}]
-)
-def test_the_dirs_leaderboard_is_the_same_page(client, monkeypatch, prefix, query):
-    club = ClubFactory(name="Го-клуб")
-    for n, player in enumerate(_people(14)):
-        DirsRating.objects.create(
-            player=player,
-            rating=[5, 150, 150, 240][n % 4] + n,
-            acceleration=n % 3,
-            initial_rating=100,
-            declared_rank="10k",
-            games=n,
-            club=club if n % 2 else None,
-        )
-    lean, generic = both_pages(client, monkeypatch, DirsLeaderboardTable, f"{prefix}/go/dirs/", query)
-    assert lean == generic
-    assert lean.count('<tr class="') >= 5
-
-
-@pytest.mark.parametrize("prefix", PREFIXES)
-@pytest.mark.parametrize(
-    "query",
-    [{}, {"league": "pro"}, {"sort": "player"}, {"sort": "-max_rating"}, {"per_page": 5, "page": 2}],
-)
-def test_the_preferans_leaderboard_is_the_same_page(client, monkeypatch, prefix, query):
-    for n, player in enumerate(_people(14)):
-        rating = 1000 + 37.125 * n
-        PreferansRating.objects.create(
-            player=player,
-            rating=rating,
-            max_rating=rating + n % 3,
-            league=League.PRO if n % 3 == 0 else League.AMATEUR,
-            deals=n * 7,
-        )
-    lean, generic = both_pages(client, monkeypatch, LeaderboardTable, f"{prefix}/preferans/", query)
-    assert lean == generic
-    assert lean.count('<tr class="') >= 4  # 9 amateurs: the second page of 5 has 4
