@@ -104,6 +104,7 @@ def game_new(request):
 
 
 @require_safe
+@cached_page(scopes=(), params=("a", "b"), free={"a": r"\d{1,3}", "b": r"\d{1,3}"})
 def handicap_json(request):
     """The handicap DIRS prescribes for two ratings (the game form proposes it); bad input is a 400 naming the field."""
     form = DirsHandicapForm(request.GET)

@@ -147,7 +147,7 @@ def stored_deals(game_ids: list[int], checked: list) -> tuple[dict[tuple, Deal],
             replays |= Q(server_id=game.server_id, external_id=item.external_id, **by_hand)
     known = {}
     if replays:
-        for deal in Deal.objects.filter(replays):
+        for deal in Deal.objects.filter(replays).order_by():
             known[(deal.server_id, None if deal.server_id else deal.game_id, deal.external_id)] = deal
     return known, numbers
 
