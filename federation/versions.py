@@ -63,7 +63,6 @@ NOT_SHOWN = {
     "ratings.JobStep",
     "preferans.GameServer",
     "go.DirectorLog",
-    "preferans.LeagueCount",
 }
 
 #: Each model the public pages show, by ``app_label.ModelName``, and the scope its writes change.

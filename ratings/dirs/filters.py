@@ -2,14 +2,13 @@ import django_filters
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from federation.filters import LeanFilterSet
 from federation.models import Club, Player
 from federation.selectors import player_search
 
 from .models import DirsRating
 
 
-class DirsRatingFilter(LeanFilterSet):
+class DirsRatingFilter(django_filters.FilterSet):
     q = django_filters.CharFilter(
         label=_("Name"),
         method="search",

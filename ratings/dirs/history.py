@@ -27,6 +27,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from federation import versions
 from federation.models import Player
 from ratings.bulk import copy_rows, update_rows
 from ratings.engines import dirs
@@ -183,6 +184,7 @@ def dirs_history_import(
     plan = _check(doc)
     report = ImportReport("dirs")
     players, created = players_ensure(plan["named"], plan["people"])
+    versions.changed(Player)  # created in bulk
     report.add("players", created, len(plan["named"]) - created)
     user_id = user.pk if user is not None and user.is_authenticated else None
     today = timezone.localdate()

@@ -57,7 +57,7 @@ class DirsRating(models.Model):
         ordering = ["-rating", "player__last_name"]
         indexes = [
             models.Index(fields=["-rating"], name="dirs_rating_idx"),
-            # The leaderboard's version reads MAX(updated_at) (ratings.dirs.selectors.leaderboard_version).
+            # The public API's list version reads MAX(updated_at) (federation.api.v1.lists).
             models.Index(fields=["updated_at"], name="dirs_rating_updated_idx"),
         ]
 

@@ -3,35 +3,30 @@
 from __future__ import annotations
 
 import datetime as dt
-from decimal import Decimal
-from typing import NamedTuple
 
-from django.db.models import Case, F, OuterRef, Q, QuerySet, Subquery, When, Window
+from django.db.models import Case, F, Q, QuerySet, When, Window
 from django.db.models.functions import Rank
 
-from federation.db import marked_rows, marked_statement
 from federation.models import Player
-from federation.tables import listed
 
 from .models import DirsGame, DirsRating
 
 
 def dirs_leaderboard() -> QuerySet[DirsRating]:
-    """Everyone with a DIRS rating, best first; ``place`` is shared by equal ratings (within the filter applied)."""
-    return listed(
+    """Everyone with a DIRS rating, best first, with what the table and its downloads show of them and their club;
+    ``place`` is shared by equal ratings (within the filter applied)."""
+    return (
         DirsRating.objects.select_related("player", "club")
+        .only(
+            "rating",
+            "acceleration",
+            "games",
+            *(f"player__{name}" for name in ("last_name", "first_name", "last_name_latin", "first_name_latin")),
+            "club__name",
+        )
         .annotate(place=Window(Rank(), order_by=F("rating").desc()))
-        .order_by("-rating", "player__last_name", "player_id"),
-        "rating",
-        "acceleration",
-        "games",
-        club="club",
+        .order_by("-rating", "player__last_name", "player_id")
     )
-
-
-def dirs_rating_count() -> int:
-    """How many players have a DIRS rating (the leaderboard's rows, unfiltered)."""
-    return DirsRating.objects.count()
 
 
 def dirs_rating_get(*, player_id: int) -> DirsRating:
@@ -72,70 +67,20 @@ def dirs_rating_steps(*, initial_rating: int, steps: list[tuple[dt.date, int]]) 
     return points
 
 
-# --- the player page's DIRS section (ratings.dirs.sections): its two reads, compiled once (federation.db.marked_rows)
-
-
-class DirsCard(NamedTuple):
-    """What the player page shows of a DIRS rating: the rating, the club, and the rating carried over from the
-    federation's list (``StartingRating`` of a DIRS list; ``start_*`` are None without one)."""
-
-    rating: int
-    initial_rating: int
-    club_id: int | None
-    club_name: str | None
-    start_rating: Decimal | None
-    start_acceleration: int | None
-    start_date: dt.date | None
-
-
-def _card_query(player_id: int):
+def dirs_starting_rating_of(*, player_id: int):
+    """The rating carried over from the federation's list (``StartingRating`` of a DIRS list; of several, the first
+    in the lists' order), or None."""
     from ratings.models import Engine, StartingRating
 
-    # Of several DIRS lists, the first in the lists' order (the model's default, less its sort by the players' names:
-    # one player here). Decision: three subqueries of one statement, not a second statement: the lookup costs
-    # PostgreSQL microseconds each time, a statement a round trip (and SQLite has no LATERAL join to do it once).
-    carried = StartingRating.objects.filter(player_id=OuterRef("player_id"), rating_list__engine=Engine.DIRS).order_by(
-        "rating_list__ordering", "rating_list__slug", "rating_list_id"
-    )
-    return (
-        DirsRating.objects.filter(player_id=player_id)
-        .annotate(
-            club_name=F("club__name"),
-            start_rating=Subquery(carried.values("rating")[:1]),
-            start_acceleration=Subquery(carried.values("acceleration")[:1]),
-            start_date=Subquery(carried.values("list_date")[:1]),
-        )
-        .order_by()
-        .values_list(*DirsCard._fields)
-    )
-
-
-def player_statements(*, player_id: int) -> list:
-    """What ``dirs_card_of`` and ``dirs_rated_steps_of`` send (``federation.db.reads_together``)."""
-    return [
-        marked_statement(("dirs.card",), _card_query, values={"player_id": player_id}),
-        marked_statement(("dirs.steps",), _steps_query, values={"player_id": player_id}),
-    ]
-
-
-def dirs_card_of(*, player_id: int) -> DirsCard | None:
-    """The player's DIRS rating with its club and starting rating, in one statement; None without a rating."""
-    rows = marked_rows(("dirs.card",), _card_query, values={"player_id": player_id})
-    return DirsCard(*rows[0]) if rows else None
-
-
-def _steps_query(player_id: int):
-    after = Case(When(white_id=player_id, then=F("white_after")), default=F("black_after"))
-    return (
-        DirsGame.objects.filter(Q(white_id=player_id) | Q(black_id=player_id), rated=True)
-        .order_by("id")
-        .values_list("date", after)
-    )
+    carried = StartingRating.objects.filter(player_id=player_id, rating_list__engine=Engine.DIRS)
+    return carried.order_by("rating_list__ordering", "rating_list__slug", "rating_list_id").first()
 
 
 def dirs_rated_steps_of(*, player_id: int) -> list[tuple[dt.date, int]]:
     """The player's rating after each of their rated club games, ``(date, rating)`` in the order rated."""
-    return marked_rows(("dirs.steps",), _steps_query, values={"player_id": player_id})
+    after = Case(When(white_id=player_id, then=F("white_after")), default=F("black_after"))
+    games = DirsGame.objects.filter(Q(white_id=player_id) | Q(black_id=player_id), rated=True)
+    return list(games.order_by("id").values_list("date", after))
 
 
 def dirs_list_document(*, as_of: dt.date | None = None) -> dict:

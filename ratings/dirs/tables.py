@@ -1,5 +1,3 @@
-from types import SimpleNamespace
-
 import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import format_html
@@ -7,36 +5,21 @@ from django.utils.translation import gettext_lazy as _
 
 from federation import formatting
 from federation.i18n import current_language
-from federation.table_rows import EMPTY, link
-from federation.tables import (
-    FOLD,
-    NAME,
-    NUMBER,
-    NUMBER_FOLD,
-    PLAYER_NAME_FIELDS,
-    RATING,
-    PlayerIdColumn,
-    columns_copied_once,
-    empty_or,
-    id_urls,
-    order_by_name,
-    row_name,
-    url_with_id,
-)
+from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn, order_by_name
 from ratings.engines import dirs
 
 from .models import DirsGame, DirsRating
 
 
-@columns_copied_once
 class DirsLeaderboardTable(tables.Table):
+    """The club rating; its rows are written by ``dirs/leaderboard_table.html``."""
+
     place = tables.Column(verbose_name="#", orderable=False, attrs=NUMBER)
     player_id = PlayerIdColumn()
     name = tables.Column(
         verbose_name=_("Player"),
         accessor="player__last_name",
         order_by=("player__last_name", "player__first_name"),
-        linkify=lambda record: url_with_id("dirs:player", record.player_id),
         attrs=NAME,
     )
     rank = tables.Column(
@@ -63,44 +46,18 @@ class DirsLeaderboardTable(tables.Table):
         sequence = ["place", "player_id", "name", "rating", "rank", "acceleration", "games", "club"]
         order_by = ("-rating",)
         attrs = {"class": "table table-sm table-striped table-hover align-middle", "id": "dirs-leaderboard"}
-
-    #: A page of rows read as values and written by ``lean_cells`` (``federation.table_rows``).
-    lean_fields = ("place", "rating", "acceleration", "games", "player_id", *PLAYER_NAME_FIELDS, "club__name")
-
-    _lean = None
-
-    def lean_cells(self, row: dict) -> dict:
-        """Each cell as the ``render_*`` methods below write it, from a row of ``lean_fields``."""
-        if self._lean is None:  # the page's language and player URL, once per table
-            self._lean = (current_language(), id_urls("dirs:player"))
-        language, player_url = self._lean
-        last_name = row["player__last_name"]
-        return {
-            "place": empty_or(row["place"]),
-            "name": EMPTY if last_name in (None, "") else link(player_url(row["player_id"]), row_name(row, language)),
-            "rating": empty_or(row["rating"], self.render_rating),
-            "rank": self.render_rank(SimpleNamespace(rating=row["rating"])),
-            "acceleration": empty_or(row["acceleration"]),
-            "games": empty_or(row["games"]),
-            "club": empty_or(row["club__name"]),
-        }
+        template_name = "dirs/leaderboard_table.html"
 
     def order_name(self, queryset, is_descending):
         return order_by_name(queryset, is_descending, prefix="player__")
 
-    def render_name(self, record):
-        return record.player.display_name(current_language())
-
     def value_name(self, record):
         return record.player.display_name(current_language())
-
-    def render_rank(self, record):
-        return dirs.rank_of(record.rating).short
 
     def value_rank(self, record):
         return dirs.rank_of(record.rating).short
 
-    def render_rating(self, value):
+    def value_rating(self, value):
         return f"{value:03d}"
 
 

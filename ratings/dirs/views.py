@@ -17,9 +17,6 @@ from django_tables2 import RequestConfig
 from federation.caching import TABLE_PARAMS, cached_page
 from federation.exports import csv_response
 from federation.i18n import current_language
-from federation.table_rows import LeanSource
-from federation.tables import paginate, unfiltered
-from federation.versions import SCOPES
 
 from . import calculator, selectors, services
 from .filters import DirsRatingFilter
@@ -38,17 +35,9 @@ def _can_record(user) -> bool:
 @require_safe
 @cached_page(scopes=("registry", "dirs"), params=(DirsRatingFilter, *TABLE_PARAMS), free=("q",))
 def leaderboard(request):
-    ratings = selectors.dirs_leaderboard()
-    rating_filter = DirsRatingFilter(request.GET, queryset=ratings)
-    if unfiltered(request, rating_filter):
-        table = DirsLeaderboardTable(ratings)
-        if "_export" not in request.GET:  # its page read by a statement compiled once per process
-            table.lean_source = LeanSource(("all",), selectors.dirs_leaderboard, {})
-        count = selectors.dirs_rating_count()
-        paginate(request, table, per_page=PER_PAGE, count=count)
-    else:
-        table = DirsLeaderboardTable(rating_filter.qs)
-        paginate(request, table, per_page=PER_PAGE)
+    rating_filter = DirsRatingFilter(request.GET, queryset=selectors.dirs_leaderboard())
+    table = DirsLeaderboardTable(rating_filter.qs)
+    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     if download := csv_response(request, table, "dirs"):
         return download
     return render(
@@ -63,7 +52,7 @@ def leaderboard(request):
 
 
 @require_safe
-@cached_page(scopes=SCOPES, params=TABLE_PARAMS)
+@cached_page(scopes=("registry", "dirs"), params=TABLE_PARAMS)
 def player(request, player_id: int):
     try:
         rating = selectors.dirs_rating_get(player_id=player_id)
@@ -115,6 +104,7 @@ def game_new(request):
 
 
 @require_safe
+@cached_page(scopes=(), params=("a", "b"), free={"a": r"\d{1,3}", "b": r"\d{1,3}"})
 def handicap_json(request):
     """The handicap DIRS prescribes for two ratings (the game form proposes it); bad input is a 400 naming the field."""
     form = DirsHandicapForm(request.GET)

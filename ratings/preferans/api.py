@@ -49,16 +49,15 @@ from ratings.preferans.services import (
     deals_apply,
     game_create,
     game_finish,
-    game_lock_for_token,
 )
-from ratings.preferans.services.common import DealConflict
+from ratings.preferans.services.common import DealConflict, ForeignGame
 
 AUTH_MESSAGE = 'send the server\'s token as "Authorization: Bearer <token>"'
 
 
 class ServerToken(HttpBearer):
-    """The token's hash, with no query: the operations check it against the servers (on the hot path in the same
-    statement that locks the game)."""
+    """The token's hash, with no query: the operations check it against the servers (a deal to a game's address
+    with the game)."""
 
     def authenticate(self, request, token: str) -> str | None:
         token = token.strip()
@@ -86,6 +85,7 @@ class Forbidden(PreferansError):
 
 
 api.add_exception_handler(Forbidden, lambda request, exc: _error(exc.field, exc.message, 403))
+api.add_exception_handler(ForeignGame, lambda request, exc: _error(exc.field, exc.message, 403))
 api.add_exception_handler(DealConflict, lambda request, exc: _conflict(exc))
 
 
@@ -104,18 +104,6 @@ def _game_pk(pk: int) -> int:
     if not 0 < pk <= API_MAX_ID:
         raise PreferansError("game", f"there is no game {pk}")
     return pk
-
-
-def _server_and_game(token_hash: str, pk: int) -> tuple[GameServer, Game]:
-    """The token's server and the game ``pk`` it posts to, in one query; the game is locked by ``deals_apply``."""
-    found = selectors.token_and_game(token_hash=token_hash, game_id=pk)
-    if found is None:
-        raise Forbidden("Authorization", "unknown or disabled token")
-    if found.game_server_id is None:
-        raise PreferansError("game", f"there is no game {pk}")
-    game = Game(id=pk, server_id=found.game_server_id or None)
-    game._state.adding = False
-    return found.server, _own_game(found.server, game, "game")
 
 
 def _own_game(server: GameServer, game: Game, where: str) -> Game:
@@ -223,20 +211,12 @@ def _post_deals(request, payload: DealsBody, pk: int | None) -> JsonResponse:
     deals = body.deals if batch else [body]
     token_hash = request.auth
     with transaction.atomic():
-        locked = None
-        if pk is None:
-            server, game = _server(token_hash), None
-        else:
-            # The usual request: the token, the game, its table and its players' ratings checked and locked in one
-            # statement; when something is off, the separate checks below say what.
-            locked = game_lock_for_token(token_hash=token_hash, game_id=_game_pk(pk))
-            if locked is not None:
-                server, game = locked.server, locked.game
-            else:
-                server, game = _server_and_game(token_hash, pk)
+        # A game's address: the game, its server and its table are checked and locked by ``deals_apply``.
+        game = None if pk is None else Game(pk=_game_pk(pk))
+        server = _server(token_hash)
         inputs = _deal_inputs(server, deals, batch, game)
         try:
-            applied = deals_apply(deals=inputs, server=server, locked=locked)
+            applied = deals_apply(deals=inputs, server=server)
             items = _answers(applied, inputs)
         except PreferansError as error:
             raise _fix_field(error) from None
@@ -258,8 +238,7 @@ def deals_post(request, payload: DealsBody):
     "/games/{pk}/deals/", response=DEALS_RESPONSES, url_name="game_deals", summary="Post deals to a game's address"
 )
 def game_deals_post(request, pk: int, payload: DealsBody):
-    """The game server's usual request: one deal of the game with the site's id ``pk``, checked, locked and written in
-    two statements."""
+    """The game server's usual request: one deal of the game with the site's id ``pk``."""
     return _post_deals(request, payload, pk)
 
 

@@ -44,6 +44,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from federation import versions
 from federation.bounds import API_MAX_WHISTS
 from federation.models import BotLevel, Player
 from ratings.engines.common import EngineError, FieldError
@@ -339,6 +340,7 @@ def preferans_history_import(
     new_bots = [name for name in read.bots if name not in plan["found"]]
     given = [name for name in _given(doc) if name not in plan["known_players"]]
     with transaction.atomic():
+        versions.changed(Player, StartingRating, PreferansRating)  # new players, bots, starting ratings: in bulk
         levels = _bot_levels({read.bots[name] for name in new_bots})
         by_level: dict[int, list[int]] = defaultdict(list)
         for name in new_bots:

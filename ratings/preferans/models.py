@@ -215,34 +215,9 @@ class PreferansRating(models.Model):
         indexes = [
             models.Index(fields=["league", "-rating"], name="pref_rating_league_idx"),
             models.Index(fields=["league", "-max_rating"], name="pref_rating_league_max_idx"),
-            # The leaderboard's version reads MAX(updated_at) (ratings.preferans.selectors.leaderboard_version).
+            # The public API's list version reads MAX(updated_at) (federation.api.v1.lists).
             models.Index(fields=["updated_at"], name="pref_rating_updated_idx"),
         ]
 
     def __str__(self) -> str:
         return f"{self.player_id}: {self.rating:.2f}"
-
-
-class LeagueCount(models.Model):
-    """How many people (no bots) each league has, for the leaderboard's tabs and its paginator.
-
-    Kept by PostgreSQL itself (triggers of migration ``0003_leaguecount``), with every write that changes it: a
-    rating row added, deleted or moved to another league (by a deal, an import, the admin, a bulk statement) and a
-    player made a bot or a person. Counting 20,000 rating rows was a quarter of the leaderboard's time (issue 16).
-    A league without a row has no players. On SQLite (the embedded default) there are no triggers and
-    ``ratings.preferans.selectors.league_counts`` counts the rows.
-
-    Decision: a rating row added or moved takes a lock on its league's row until its transaction commits, so two
-    transactions that both add a player to the same league wait for each other (a new player's first deal, an
-    import); a deal that only moves ratings within their leagues does not touch it.
-    """
-
-    league = models.CharField(_("league"), max_length=10, primary_key=True, choices=League.choices)
-    players = models.IntegerField(_("players in the league"), default=0)
-
-    class Meta:
-        verbose_name = _("league count")
-        verbose_name_plural = _("league counts")
-
-    def __str__(self) -> str:
-        return f"{self.league}: {self.players}"

@@ -9,20 +9,13 @@ stored numbers.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from decimal import Decimal
-from functools import cache
-from typing import NamedTuple
 
-from django.db import connection
-from django.db.models import Count, QuerySet, Sum
+from django.db.models import Count, Max, Min, QuerySet, Subquery, Sum
 
 from federation.models import Player
 from federation.selectors import player_search
-from federation.tables import listed
 from ratings.engines.common import Explanation
 from ratings.engines.preferans import (
     AMATEUR,
@@ -33,18 +26,8 @@ from ratings.engines.preferans import (
     deal_delta,
     rate_deal,
 )
-from ratings.preferans.models import (
-    Deal,
-    DealResult,
-    Game,
-    GameServer,
-    League,
-    LeagueCount,
-    PreferansRating,
-    Seat,
-)
-from ratings.preferans.services import bound_cursor, rating_settings
-from ratings.preferans.services.rating_list import settings_from_text
+from ratings.preferans.models import Deal, DealResult, Game, GameServer, League, PreferansRating, Seat
+from ratings.preferans.services import rating_settings
 
 #: The calculator's bounds: ratings and whists a visitor may ask about.
 CALC_MIN_RATING = 0.0
@@ -53,17 +36,28 @@ CALC_MAX_WHISTS = 1_000
 CALC_MAX_CELLS = 400
 
 
+def _people():
+    """Rows of people, not bots: the few bots left out by id (index ``player_bot_idx``), so that counting a league
+    reads the ratings alone."""
+    return PreferansRating.objects.exclude(player_id__in=Player.objects.filter(is_bot=True).values("pk"))
+
+
 def leaderboard(*, league: str = League.AMATEUR, search: str = "") -> QuerySet[PreferansRating]:
-    """The league's players (no bots), best first; the table sorts by current or by highest rating."""
-    ratings = listed(
-        PreferansRating.objects.filter(league=league, player__is_bot=False)
-        .select_related("player", "player__club")
-        .order_by("-rating", "player_id"),
-        "rating",
-        "max_rating",
-        "league",
-        "deals",
-        club="player__club",
+    """The league's players (no bots), best first, with what the table and its downloads show of them and their
+    club; the table sorts by current or by highest rating."""
+    ratings = (
+        _people()
+        .filter(league=league)
+        .select_related("player__club")
+        .only(
+            "rating",
+            "max_rating",
+            "deals",
+            *(f"player__{name}" for name in ("last_name", "first_name", "last_name_latin", "first_name_latin")),
+            "player__city",
+            "player__club__name",
+        )
+        .order_by("-rating", "player_id")
     )
     if search:
         players = player_search(queryset=Player.objects.filter(is_bot=False), search=search)
@@ -72,34 +66,17 @@ def leaderboard(*, league: str = League.AMATEUR, search: str = "") -> QuerySet[P
 
 
 def league_counts() -> dict[str, int]:
-    """Players (no bots) per league: on PostgreSQL the counts its triggers keep (``LeagueCount``), one row a league;
-    elsewhere counted, the few bots read first (index ``player_bot_idx``) and left out by id."""
-    from django.db import connection
-
-    from federation.db import fixed_rows
-
-    if connection.vendor == "postgresql":
-        counts = dict(fixed_rows(("preferans.league_counts",), LeagueCount.objects.values_list("league", "players")))
-    else:
-        bots = Player.objects.filter(is_bot=True).values("pk")
-        counts = dict(
-            PreferansRating.objects.exclude(player_id__in=bots)
-            .order_by()
-            .values_list("league")
-            .annotate(n=Count("pk"))
-            .values_list("league", "n")
-        )
+    """Players (no bots) per league."""
+    counts = dict(_people().order_by().values_list("league").annotate(n=Count("pk")).values_list("league", "n"))
     return {value: counts.get(value, 0) for value, _label in League.choices}
 
 
 def player_rating(*, player: Player) -> PreferansRating | None:
     """The player's rating row, with what the federation's list carried over (``StartingRating``: ``start_rating``,
-    ``start_max_rating``, ``start_league``, ``start_date``, all None without one), in two plain queries: four
-    correlated subqueries, each sorted by the lists' and the players' names, took PostgreSQL longer to plan than
-    the two reads (issue 16)."""
+    ``start_max_rating``, ``start_league``, ``start_date``, all None without one)."""
     from ratings.models import Engine, StartingRating
 
-    rating = PreferansRating.objects.filter(player=player).order_by().first()
+    rating = PreferansRating.objects.filter(player=player).first()
     if rating is None:
         return None
     carried = (
@@ -117,219 +94,72 @@ RECENT_GAMES = 10
 RECENT_DEALS = 20
 
 
-class PageGame(NamedTuple):
-    """One game of the player: its change (the sum of its deals', `rules/preferans.md`, "Principles"), the rating
-    after it, and, when it is among the latest, its table: each player's (last name, first name, Latin last name,
-    Latin first name), in seat order."""
-
-    game_id: int
-    day: dt.date
-    delta: float
-    deals: int
-    last_deal: int
-    rating: float
-    table: tuple[tuple[str, str, str, str], ...] = ()
-
-
-class PageDeal(NamedTuple):
-    game_id: int
-    day: dt.date
-    number: int
-    whists: int
-    delta: float
-    rating_after: float
-    explanation: Explanation
-
-
-@dataclass(frozen=True)
-class PlayerPage:
-    """The preferans part of the player's page, read as plain values. ``start_*`` is what the federation's list
-    carried over (``StartingRating``), all None without one (the numbers are a ``Decimal`` on PostgreSQL, the stored
-    float on SQLite: the page writes both the same); ``games`` are every game in play order (the chart),
-    ``recent_games`` the latest first, each with its table; ``deals`` the latest deals, newest first."""
-
-    rating: float
-    max_rating: float
-    league: str
-    deals_played: int
-    start_rating: Decimal | float | None
-    start_max_rating: Decimal | float | None
-    start_league: str | None
-    start_date: dt.date | None
-    games: list[PageGame]
-    recent_games: list[PageGame]
-    deals: list[PageDeal]
-
-
-class _ResultRow(NamedTuple):
-    """A ``DealResult`` read as values, with its deal's number and game (what ``_explain`` reads of a row)."""
-
-    deal_id: int
-    player_id: int
-    whists: int
-    rating_before: float
-    rating_after: float
-    delta: float
-    pro_before: bool
-    bot_max: float | None
-    number: int
-    game_id: int
-
-
-def _utc_day(value) -> dt.date:
-    """The date of a stored moment as the ORM's rows gave it (UTC): psycopg's aware datetime, or SQLite's text of an
-    aggregate."""
-    if isinstance(value, dt.datetime):
-        return value.date()
-    if isinstance(value, dt.date):
-        return value
-    return dt.date.fromisoformat(str(value)[:10])
-
-
-def player_page_statements(*, player_id: int) -> list[tuple[str, list]]:
-    """What ``player_page`` sends first (``federation.db.reads_together``): the rating row."""
-    from django.db import connection
-
-    from ratings.models import Engine
-
-    if connection.vendor != "postgresql":
-        return []
-    return [(_page_sql()["rating"], [Engine.PREFERANS.value, Engine.PREFERANS.value, player_id])]
-
-
-def player_page(*, player_id: int) -> PlayerPage | None:
-    """Everything the preferans section of the player's page shows, in one statement for a player without deals
-    and four with them (the rating with the carried-over one and the list's parameters; the player's games; the
-    tables of the latest; everyone's rows of the latest deals, which their explanations need). Each is the same text
-    on every page, sent with server-side binding (``bound_cursor``), so PostgreSQL runs it from a prepared plan: the
-    ORM's nine queries compiled on every cold page were most of the section's cost (issue 16)."""
-    from ratings.models import Engine
-
-    with bound_cursor() as cursor:
-        cursor.execute(_page_sql()["rating"], [Engine.PREFERANS.value, Engine.PREFERANS.value, player_id])
-        row = cursor.fetchone()
-        if row is None:
-            return None
-        rating, max_rating, league, deals_played, *carried, first_before, params = row
-        games: list[PageGame] = []
-        recent: list[PageGame] = []
-        deals: list[PageDeal] = []
-        if first_before is not None:
-            games = _page_games(cursor, player_id, first_before)
-            recent = _with_tables(cursor, sorted(games, key=lambda game: -game.last_deal)[:RECENT_GAMES])
-            deals = _page_deals(
-                cursor, player_id, settings_from_text(params), {game.game_id: game.day for game in games}
-            )
-    start_rating, start_max_rating, start_league, start_date = carried
-    return PlayerPage(
-        rating,
-        max_rating,
-        league,
-        deals_played,
-        start_rating,
-        start_max_rating,
-        start_league,
-        None if start_date is None else _utc_day(start_date),
-        games,
-        recent,
-        deals,
+def player_games(*, player_id: int) -> list[dict]:
+    """Every game of the player in play order (the chart), each with its change (the sum of its deals',
+    `rules/preferans.md`, "Principles"), its deals, its date and the rating after it."""
+    games = list(
+        DealResult.objects.filter(player_id=player_id)
+        .values("deal__game_id")
+        .annotate(
+            delta=Sum("delta"),
+            deals=Count("pk"),
+            first=Min("deal_id"),
+            last=Max("deal_id"),
+            at=Max("deal__game__played_at"),
+        )
+        .order_by("first")
     )
-
-
-@cache
-def _page_sql() -> dict[str, str]:
-    """The page's statements, written once per process (table names from the models; ``%s`` bound on each page).
-
-    ``rating``: the rating row, the list's carried-over row that ``player_rating`` picks, the rating before the
-    player's first deal (None: no deals) and the list's parameters, which explain the deals. ``games``: one row per
-    game, the player's deals in it summed. ``tables``: the seats of some games (PostgreSQL binds the ids as one
-    array, so the statement is the same for any number of games). ``deals``: everyone's rows of the player's latest
-    deals, in the order written (the explanation rates the deal again from all of them).
-    """
-    from ratings.models import RatingList, StartingRating
-
-    ratings, starting, lists = PreferansRating._meta.db_table, StartingRating._meta.db_table, RatingList._meta.db_table
-    results, deals, games = DealResult._meta.db_table, Deal._meta.db_table, Game._meta.db_table
-    seats, players = Seat._meta.db_table, Player._meta.db_table
-    played = f"{results} AS r INNER JOIN {deals} AS d ON d.id = r.deal_id INNER JOIN {games} AS g ON g.id = d.game_id"
-    return {
-        "rating": (
-            "SELECT r.rating, r.max_rating, r.league, r.deals, s.rating, s.max_rating, s.league, s.list_date, "
-            f"(SELECT x.rating_before FROM {results} AS x WHERE x.player_id = r.player_id ORDER BY x.deal_id LIMIT 1), "
-            f"(SELECT l.params FROM {lists} AS l WHERE l.engine = %s ORDER BY l.id LIMIT 1) "
-            f"FROM {ratings} AS r LEFT OUTER JOIN {starting} AS s ON s.id = ("
-            f"SELECT c.id FROM {starting} AS c INNER JOIN {lists} AS l ON l.id = c.rating_list_id "
-            "WHERE c.player_id = r.player_id AND l.engine = %s ORDER BY l.ordering, l.slug LIMIT 1) "
-            "WHERE r.player_id = %s"
-        ),
-        "games": (
-            "SELECT d.game_id, MAX(g.played_at), SUM(r.delta), COUNT(r.id), MIN(r.deal_id), MAX(r.deal_id) "
-            f"FROM {played} WHERE r.player_id = %s GROUP BY d.game_id ORDER BY MIN(r.deal_id)"
-        ),
-        "tables": (
-            "SELECT s.game_id, p.last_name, p.first_name, p.last_name_latin, p.first_name_latin "
-            f"FROM {seats} AS s INNER JOIN {players} AS p ON p.id = s.player_id WHERE s.game_id "
-            + ("= ANY(%s)" if connection.vendor == "postgresql" else "IN ({})")
-            + " ORDER BY s.seat, s.id"
-        ),
-        "deals": (
-            "SELECT r.deal_id, r.player_id, r.whists, r.rating_before, r.rating_after, r.delta, r.pro_before, "
-            f"r.bot_max, d.number, d.game_id FROM {results} AS r INNER JOIN {deals} AS d ON d.id = r.deal_id "
-            "WHERE r.deal_id IN ("
-            f"SELECT x.deal_id FROM {results} AS x WHERE x.player_id = %s ORDER BY x.deal_id DESC LIMIT {RECENT_DEALS}"
-            ") ORDER BY r.deal_id DESC, r.id"
-        ),
-    }
-
-
-def _page_games(cursor, player_id: int, first_before: float) -> list[PageGame]:
-    """Every game of the player in play order, with the rating after it: the rating before the first deal plus the
-    games' changes so far."""
-    cursor.execute(_page_sql()["games"], [player_id])
-    games = []
-    rating = first_before
-    for game_id, played_at, delta, deals, _first, last in cursor.fetchall():
-        rating += delta
-        games.append(PageGame(game_id, _utc_day(played_at), delta, deals, last, rating))
+    if games:
+        rating = DealResult.objects.filter(player_id=player_id, deal_id=games[0]["first"]).values_list(
+            "rating_before", flat=True
+        )[0]
+        for game in games:
+            rating += game["delta"]
+            game["rating"] = rating
     return games
 
 
-def _with_tables(cursor, games: list[PageGame]) -> list[PageGame]:
-    """The games with their tables."""
-    ids = [game.game_id for game in games]
-    if connection.vendor == "postgresql":
-        cursor.execute(_page_sql()["tables"], [ids])
-    else:
-        cursor.execute(_page_sql()["tables"].format(", ".join(["%s"] * len(ids))), ids)
-    tables: dict[int, list[tuple]] = defaultdict(list)
-    for game_id, *name in cursor.fetchall():
-        tables[game_id].append(tuple(name))
-    return [game._replace(table=tuple(tables[game.game_id])) for game in games]
-
-
-def _page_deals(cursor, player_id: int, settings: PreferansSettings, days: dict[int, dt.date]) -> list[PageDeal]:
-    """The player's latest deals, newest first, each explained (only the player's own change is written out); a
-    deal's date is its game's (``days``, from the player's games)."""
-    cursor.execute(_page_sql()["deals"], [player_id])
-    by_deal: dict[int, list[_ResultRow]] = defaultdict(list)
-    for row in cursor.fetchall():
-        by_deal[row[0]].append(_ResultRow(*row))
-    deals = []
-    for table in by_deal.values():
-        own = next(row for row in table if row.player_id == player_id)
-        change = next(c for c in _rate_table(table, settings).changes if c.player == str(player_id))
-        deals.append(
-            PageDeal(
-                own.game_id,
-                days[own.game_id],
-                own.number,
-                own.whists,
-                own.delta,
-                own.rating_after,
-                change.explanation,
-            )
+def recent_games(*, games: list[dict]) -> list[dict]:
+    """The latest of the player's ``games`` (``player_games``), newest first, each with its table (``players``)."""
+    recent = sorted(games, key=lambda game: -game["last"])[:RECENT_GAMES]
+    tables: dict[int, list[Player]] = defaultdict(list)
+    seats = (
+        Seat.objects.filter(game_id__in=[game["deal__game_id"] for game in recent])
+        .select_related("player")
+        .only(
+            "game_id",
+            *(f"player__{name}" for name in ("last_name", "first_name", "last_name_latin", "first_name_latin")),
         )
-    return deals
+        .order_by("seat", "id")
+    )
+    for seat in seats:
+        tables[seat.game_id].append(seat.player)
+    return [{**game, "players": tables[game["deal__game_id"]]} for game in recent]
+
+
+def recent_deals(*, player_id: int) -> list[tuple[DealResult, Explanation]]:
+    """The player's latest deals, newest first, each with its game and the explanation of the change (the rows of
+    everyone at those tables, which the explanation needs, read in one query)."""
+    latest = DealResult.objects.filter(player_id=player_id).order_by("-deal_id").values("deal_id")[:RECENT_DEALS]
+    rows = list(
+        DealResult.objects.filter(deal_id__in=Subquery(latest))
+        .select_related("deal__game")
+        .only(
+            "deal_id",
+            "player_id",
+            "whists",
+            "rating_before",
+            "rating_after",
+            "delta",
+            "pro_before",
+            "bot_max",
+            "deal__number",
+            "deal__game__played_at",
+        )
+        .order_by("-deal_id", "id")
+    )
+    explained = _explain(rows, rating_settings())
+    return [(row, explained[(row.deal_id, row.player_id)]) for row in rows if row.player_id == player_id]
 
 
 def deal_explanations(*, deals: Iterable[int]) -> dict[tuple[int, int], Explanation]:
@@ -356,7 +186,7 @@ def _explain(rows: Iterable[DealResult], settings: PreferansSettings) -> dict[tu
 
 
 def _rate_table(table, settings: PreferansSettings) -> DealOutcome:
-    """One deal rated again from everyone's rows of it (``DealResult`` or ``_ResultRow``), in the order written."""
+    """One deal rated again from everyone's rows of it, in the order written."""
     states = {
         str(row.player_id): PlayerState(
             row.rating_before, row.rating_before, PRO if row.pro_before else AMATEUR, row.bot_max
@@ -403,37 +233,6 @@ def calculator_grid(*, ratings: Sequence[float], table_ratings: Sequence[float],
 def game_server_for_token(*, token_hash: str) -> GameServer | None:
     """The active game server whose token has this hash."""
     return GameServer.objects.filter(token_hash=token_hash, is_active=True).first()
-
-
-@dataclass(frozen=True)
-class TokenGame:
-    """What one statement tells about a token and the game it posts to: ``game_server_id`` is ``None`` when there is
-    no such game, ``0`` for a game entered by hand."""
-
-    server: GameServer
-    game_server_id: int | None
-
-
-def token_and_game(*, token_hash: str, game_id: int) -> TokenGame | None:
-    """The token's active server and the server of game ``game_id``, in one query (``None``: no such token).
-
-    The general path of a deal posted to its game's address, when the one locking statement found something off;
-    the game is locked later, by ``deals_apply``.
-    """
-    server_table, game_table = GameServer._meta.db_table, Game._meta.db_table
-    with bound_cursor() as cursor:
-        cursor.execute(
-            f"SELECT s.id, s.name, (SELECT COALESCE(g.server_id, 0) FROM {game_table} AS g WHERE g.id = %s) "
-            f"FROM {server_table} AS s WHERE s.token_hash = %s AND s.is_active",
-            [game_id, token_hash],
-        )
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    server_id, name, game_server = row
-    server = GameServer(id=server_id, name=name, is_active=True)
-    server._state.adding = False
-    return TokenGame(server=server, game_server_id=game_server)
 
 
 def server_game(*, server: GameServer, external_id: str) -> Game | None:

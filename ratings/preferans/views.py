@@ -9,14 +9,13 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
+from django_tables2 import RequestConfig
 
 from federation.caching import TABLE_PARAMS, cached_page
 from federation.exports import csv_response
 from federation.i18n import current_language
 from federation.models import Player
 from federation.selectors import player_places
-from federation.table_rows import LeanSource
-from federation.tables import paginate, unfiltered
 from ratings.preferans import selectors
 from ratings.preferans.filters import LeaderboardFilter
 from ratings.preferans.models import Game, League
@@ -25,11 +24,8 @@ from ratings.preferans.tables import LeaderboardTable
 PER_PAGE = 50
 CALC_DEFAULT_RATINGS = [1000, 1200, 1400, 1600, 1800, 2000, 2200]
 CALC_DEFAULT_TABLES = [1000, 1200, 1400, 1600, 1800, 2000, 2200]
-
-
-def _league_ratings(league: str):
-    """``selectors.leaderboard`` of a league (a leaderboard page's ``LeanSource``)."""
-    return selectors.leaderboard(league=league)
+#: What the calculator's cells are asked with: any text, answered every time (never stored).
+CALC_PARAMS = ("ratings", "tables", "whists")
 
 
 @require_safe
@@ -38,20 +34,12 @@ def index(request):
     league = request.GET.get("league", League.AMATEUR)
     if league not in League.values:
         league = League.AMATEUR
-    rated = Player.objects.filter(is_bot=False, preferans_rating__isnull=False)
-    cities, countries = player_places(players=rated, shape="preferans")
-    ratings = selectors.leaderboard(league=league)
-    board = LeaderboardFilter(request.GET, queryset=ratings, cities=cities, countries=countries)
-    counts = selectors.league_counts()
-    if unfiltered(request, board):
-        table = LeaderboardTable(ratings)
-        if "_export" not in request.GET:  # its page read by a statement compiled once per process
-            table.lean_source = LeanSource(("league",), _league_ratings, {"league": league})
-        # The table has the league's players: the count is the tab's, not a second COUNT(*).
-        paginate(request, table, per_page=PER_PAGE, count=counts[league])
-    else:
-        table = LeaderboardTable(board.qs)
-        paginate(request, table, per_page=PER_PAGE)
+    cities, countries = player_places(players=Player.objects.filter(is_bot=False, preferans_rating__isnull=False))
+    board = LeaderboardFilter(
+        request.GET, queryset=selectors.leaderboard(league=league), cities=cities, countries=countries
+    )
+    table = LeaderboardTable(board.qs)
+    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     if download := csv_response(request, table, f"preferans-{league}"):
         return download
     context = {
@@ -59,12 +47,13 @@ def index(request):
         "table": table,
         "league": league,
         "leagues": League.choices,
-        "counts": counts,
+        "counts": selectors.league_counts(),
     }
     return render(request, "preferans/index.html", context)
 
 
 @require_safe
+@cached_page(scopes=("registry", "preferans"), params=("page",))
 def games(request):
     """Every game, newest first (issue 16: a list of preferans games)."""
     page = selectors.games_page(page_number=request.GET.get("page"))
@@ -82,6 +71,7 @@ def games(request):
 
 
 @require_safe
+@cached_page(scopes=("registry", "preferans", "ratings"), params=())
 def game_detail(request, pk: int):
     game = get_object_or_404(Game.objects.select_related("server"), pk=pk)
     context = {
@@ -98,6 +88,7 @@ def game_detail(request, pk: int):
 
 
 @require_safe
+@cached_page(scopes=("registry",))
 def calculator(request):
     context = {"ratings": CALC_DEFAULT_RATINGS, "tables": CALC_DEFAULT_TABLES, "whists": 0}
     return render(request, "preferans/calculator.html", context)
@@ -126,6 +117,7 @@ def _numbers(raw: str, name: str) -> list[float]:
 
 
 @require_safe
+@cached_page(scopes=("ratings",), params=CALC_PARAMS, free=CALC_PARAMS)
 def calculator_data(request):
     """The calculator's cells as JSON, from the engine's ``deal_delta``: one formula for the page and the rating."""
     try:

@@ -3,8 +3,7 @@
 - ``rating_list``: the preferans ``RatingList`` and the engine's settings read from it;
 - ``servers``: game servers and their tokens;
 - ``games``: games, their tables, the players' rating rows;
-- ``deals``: deals applied once and in order (the API, the admin, the admin's CSV import), with ``deal_sql``
-  holding their statements (the locks, the replay check, the writes of the hot path);
+- ``deals``: deals applied once and in order (the API, the admin, the admin's CSV import);
 - ``bulk_import``: long histories, batch by batch, through ``ratings.bulk``'s ``COPY``.
 
 Callers import from here.
@@ -18,7 +17,6 @@ from ratings.preferans.services.bulk_import import (
     deals_import_bulk,
 )
 from ratings.preferans.services.common import MAX_TABLE, MIN_TABLE, PreferansError
-from ratings.preferans.services.deal_sql import LockedGame, bound_cursor, game_lock_for_token
 from ratings.preferans.services.deals import AppliedDeal, DealInput, ImportOutcome, deals_apply, deals_import_rows
 from ratings.preferans.services.games import (
     STAFF_PERMISSION,
@@ -42,16 +40,13 @@ __all__ = [
     "BulkReport",
     "DealInput",
     "ImportOutcome",
-    "LockedGame",
     "PreferansError",
     "analyze_after_import",
-    "bound_cursor",
     "deals_apply",
     "deals_import_bulk",
     "deals_import_rows",
     "game_create",
     "game_finish",
-    "game_lock_for_token",
     "game_owned",
     "game_server_create",
     "game_server_token_rotate",

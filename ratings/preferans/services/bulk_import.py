@@ -19,11 +19,11 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from federation.models import Player
-from ratings.bulk import copy_rows, reserve_ids
+from ratings.bulk import copy_rows, reserve_ids, update_rows
 from ratings.engines.preferans import DealRun, DealWhists, league_for
 from ratings.preferans.models import Deal, DealResult, Game, GameServer, PreferansRating, Seat
 from ratings.preferans.services.common import MAX_TABLE, MIN_TABLE, PreferansError, whole_whists
-from ratings.preferans.services.deal_sql import RATING_FIELDS, lock_states, rating_arrays
+from ratings.preferans.services.games import RATING_FIELDS, lock_states
 from ratings.preferans.services.rating_list import rating_settings
 
 
@@ -63,9 +63,9 @@ def deals_import_bulk(
 ) -> BulkReport:
     """Import new games and their deals, in the given order, in one transaction (a batch of a large history).
 
-    The players are locked as a deal locks them (their rating rows ``FOR UPDATE``, in id order) and their member rows
-    ``FOR KEY SHARE``, as a foreign-key check would, so none of them can be deleted before the batch commits. A bad
-    deal raises ``PreferansError`` naming it (``deals[N].whists``), even after thousands of rows were sent: the
+    The players' rows are locked (``FOR NO KEY UPDATE``: no one can delete them before the batch commits, while deals
+    of other games still refer to them) and their rating rows as a deal locks them (``FOR UPDATE``, in id order). A
+    bad deal raises ``PreferansError`` naming it (``deals[N].whists``), even after thousands of rows were sent: the
     transaction is rolled back whole.
     """
     settings = rating_settings()
@@ -87,7 +87,8 @@ def deals_import_bulk(
                 names[pid] = str(pid)
         tables.append(frozenset(game.player_ids))
     player_ids = set(names)
-    if len(key_share_players(player_ids)) != len(player_ids):
+    found = Player.objects.select_for_update(no_key=True).filter(pk__in=sorted(player_ids)).order_by("pk")
+    if len(found.values_list("pk", flat=True)) != len(player_ids):
         raise PreferansError("games", "a player id of these games does not exist")
     locked = lock_states(player_ids)
     engine_deals: list[DealWhists] = []
@@ -168,34 +169,13 @@ def deals_import_bulk(
         row.deals += deals_per_player[pid]
         row.updated_at = now
         updates.append(row)
-    _write_ratings(updates)
+    update_rows(
+        PreferansRating,
+        "player_id",
+        RATING_FIELDS,
+        [[row.player_id, *(getattr(row, name) for name in RATING_FIELDS)] for row in updates],
+    )
     return BulkReport(games=len(games), deals=len(deals), results=count)
-
-
-def key_share_players(player_ids: set[int]) -> list[int]:
-    """The players that exist among ``player_ids``; on PostgreSQL their rows are locked ``FOR KEY SHARE`` (what a
-    foreign-key check takes: nobody can delete them or change their id before this transaction ends)."""
-    ids = sorted(player_ids)
-    if connection.vendor != "postgresql":
-        return list(Player.objects.filter(pk__in=ids).values_list("pk", flat=True))
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT id FROM {Player._meta.db_table} WHERE id = ANY(%s) ORDER BY id FOR KEY SHARE", [ids])
-        return [row[0] for row in cursor.fetchall()]
-
-
-def _write_ratings(rows: list[PreferansRating]) -> None:
-    """The players' new ratings: one ``UPDATE`` from arrays on PostgreSQL (thousands of players, not millions)."""
-    if connection.vendor != "postgresql":
-        PreferansRating.objects.bulk_update(rows, RATING_FIELDS, batch_size=500)
-        return
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {PreferansRating._meta.db_table} AS r SET rating = l.rating, max_rating = l.max_rating, "
-            "league = l.league, deals = l.deals, updated_at = l.updated_at "
-            "FROM unnest(%s::bigint[], %s::float8[], %s::float8[], %s::varchar[], %s::integer[], %s::timestamptz[]) "
-            "AS l (player_id, rating, max_rating, league, deals, updated_at) WHERE r.player_id = l.player_id",
-            rating_arrays(rows),
-        )
 
 
 def analyze_after_import() -> None:
@@ -204,7 +184,7 @@ def analyze_after_import() -> None:
     Without them, until autovacuum comes by (and never where it is off), the planner takes a table it has not seen
     grow as nearly empty: a game server's deal then read its seats and players by sequential scans.
     """
-    if connection.vendor != "postgresql":
+    if connection.vendor != "postgresql":  # ANALYZE is PostgreSQL's statement; SQLite plans without statistics
         return
     tables = [m._meta.db_table for m in (Game, Seat, Deal, DealResult, PreferansRating, Player)]
     with connection.cursor() as cursor:

@@ -40,3 +40,7 @@ class DealConflict(PreferansError):
     def __init__(self, field: str, message: str, *, stored):
         super().__init__(field, message)
         self.stored = stored
+
+
+class ForeignGame(PreferansError):
+    """A deal for a game of another game server (the API answers 403)."""

@@ -1,40 +1,42 @@
 """Deals applied once and in order (`rules/preferans.md`): the API's, the admin's and the admin's CSV import.
 
-Every deal goes through ``deals_apply``: it locks the rating rows of everyone concerned (``SELECT ... FOR UPDATE``
-ordered by player id, so two requests for the same player wait for each other and never deadlock), skips a deal
-whose server id is already stored (a replay), rates each deal with the engine from the ratings everyone had before
-it, and saves the deals, each player's change and the new ratings in one transaction: all of it or nothing. The
-statements themselves are in ``deal_sql``.
+Every deal goes through ``deals_apply``: it locks the games (in id order) and the rating rows of everyone concerned
+(``SELECT ... FOR UPDATE`` ordered by player id, so two requests for the same player wait for each other and never
+deadlock), skips a deal whose server id is already stored (a replay), rates each deal with the engine from the
+ratings everyone had before it, and saves the deals, each player's change and the new ratings in one transaction:
+all of it or nothing.
 """
 
 from __future__ import annotations
 
 import datetime
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
+from django.db.models import Max, Q, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from federation import versions
 from federation.models import Player
+from ratings.bulk import update_rows
 from ratings.engines.common import EngineError
-from ratings.engines.preferans import PRO, rate_deal
-from ratings.preferans.models import Deal, DealResult, Game, GameServer, Seat
-from ratings.preferans.services.common import MAX_TABLE, MIN_TABLE, DealConflict, PreferansError, whole_whists
-from ratings.preferans.services.deal_sql import (
-    LockedGame,
-    lock_games,
-    lock_one_game,
-    lock_states,
-    stored_deals,
-    write_deals,
-    write_one_deal,
+from ratings.engines.preferans import PRO, PlayerState, PreferansSettings, rate_deal
+from ratings.models import Engine, RatingList
+from ratings.preferans.models import Deal, DealResult, Game, GameServer, PreferansRating, Seat
+from ratings.preferans.params import engine_settings
+from ratings.preferans.services.common import (
+    MAX_TABLE,
+    MIN_TABLE,
+    DealConflict,
+    ForeignGame,
+    PreferansError,
+    whole_whists,
 )
-from ratings.preferans.services.games import game_owned, ratings_ensure
-from ratings.preferans.services.rating_list import rating_settings
+from ratings.preferans.services.games import RATING_FIELDS, game_owned, rating_state, ratings_ensure
 
 
 @dataclass(frozen=True)
@@ -77,74 +79,126 @@ def _check_whists(item: DealInput, seated: list[int]) -> dict[int, int]:
     return whists
 
 
-def deals_apply(
-    *, deals: Sequence[DealInput], server: GameServer | None = None, locked: LockedGame | None = None
-) -> list[AppliedDeal]:
+#: The preferans list's parameters (``rating_list.rating_settings``), read with the locks.
+LIST_PARAMS = Subquery(RatingList.objects.filter(engine=Engine.PREFERANS).order_by("pk").values("params")[:1])
+
+
+def lock_tables(game_ids: list[int]) -> tuple[dict[int, Game], dict[int, list[int]], dict, PreferansSettings]:
+    """Lock the games and their seated players' rating rows, in one statement: the games (each with its table, the
+    players in seat order), the players' rows with the engine's state of each, and the list's settings.
+
+    The rows are locked in player id order, a game with its first player: two requests wait for each other on their
+    first common row and never deadlock. A seated player without a rating row is not read (the caller creates the
+    row and locks again); nor is a game without a seat.
+    """
+    games: dict[int, Game] = {}
+    tables: dict[int, list[Seat]] = defaultdict(list)
+    states: dict[int, tuple[PreferansRating, PlayerState]] = {}
+    params = None
+    rows = (
+        Seat.objects.select_for_update(of=("game", "player__preferans_rating"))
+        .select_related("game", "player__preferans_rating", "player__bot_level")
+        .only(
+            "seat",
+            *(f"game__{name}" for name in ("server", "external_id", "finished")),
+            *(f"player__preferans_rating__{name}" for name in RATING_FIELDS),
+            "player__is_bot",
+            "player__bot_level__max_rating",
+        )
+        .filter(game_id__in=game_ids, player__preferans_rating__isnull=False)
+        .annotate(params=LIST_PARAMS)
+        .order_by("player_id", "game_id")
+    )
+    for seat in rows:
+        games[seat.game_id] = seat.game
+        tables[seat.game_id].append(seat)
+        if seat.player_id not in states:
+            rating = seat.player.preferans_rating
+            states[seat.player_id] = (rating, rating_state(rating, seat.player))
+        params = seat.params
+    seats = {pk: [s.player_id for s in sorted(table, key=lambda s: (s.seat, s.pk))] for pk, table in tables.items()}
+    return games, seats, states, engine_settings(params)
+
+
+def _unread(deals: Sequence[DealInput], games: dict[int, Game], seats: dict[int, list[int]]) -> bool:
+    """Whether a deal names a game or a player that ``lock_tables`` did not read."""
+    for item in deals:
+        if item.game.pk not in games:
+            return True
+        if isinstance(item.whists, Mapping):
+            for key in item.whists:
+                if str(key).isdigit() and int(key) not in seats[item.game.pk]:
+                    return True
+    return False
+
+
+def stored_deals(game_ids: list[int], checked: list) -> tuple[dict[tuple, Deal], dict[int, int]]:
+    """The stored deals with the server ids of ``checked`` (replays), by (server, game of a deal entered by hand,
+    deal id), and each game's last deal number."""
+    numbers = dict(
+        Deal.objects.filter(game_id__in=game_ids)
+        .values("game_id")
+        .annotate(last=Max("number"))
+        .values_list("game_id", "last")
+        .order_by()
+    )
+    replays = Q()
+    for item, game, _whists in checked:
+        if item.external_id:
+            by_hand = {"game_id": game.pk} if game.server_id is None else {}
+            replays |= Q(server_id=game.server_id, external_id=item.external_id, **by_hand)
+    known = {}
+    if replays:
+        for deal in Deal.objects.filter(replays).order_by():
+            known[(deal.server_id, None if deal.server_id else deal.game_id, deal.external_id)] = deal
+    return known, numbers
+
+
+def deals_apply(*, deals: Sequence[DealInput], server: GameServer | None = None) -> list[AppliedDeal]:
     """Apply deals in the given order, all or nothing; a deal whose id is already stored is returned, not re-applied.
 
     `rules/preferans.md`: every player at the table is rated on every deal from the ratings before it; the game's
-    change is the sum of its deals'. Raises ``PreferansError`` naming the field of the first bad deal. ``locked`` is
-    the game already locked in this transaction (``game_lock_for_token``) when all the deals are for it.
+    change is the sum of its deals'. Raises ``PreferansError`` naming the field of the first bad deal.
     """
     try:
-        return _deals_apply(deals=deals, server=server, locked=locked)
+        return _deals_apply(deals=deals, server=server)
     except IntegrityError:
         raise PreferansError("id", "a deal id of this request was stored at the same moment; send it again") from None
 
 
 # No savepoint of its own: inside a caller's transaction (the API's, the import's) a failure rolls all of it back.
 @transaction.atomic(savepoint=False)
-def _deals_apply(
-    *, deals: Sequence[DealInput], server: GameServer | None, locked: LockedGame | None
-) -> list[AppliedDeal]:
+def _deals_apply(*, deals: Sequence[DealInput], server: GameServer | None) -> list[AppliedDeal]:
     if not deals:
         return []
-    versions.bump("preferans")  # the deals are written in SQL of their own: no model signal tells the pages
+    versions.bump("preferans")  # the deals are written in bulk: no model signal tells the pages
     game_ids = sorted({item.game.pk for item in deals})
-    if locked is None or [locked.game.pk] != game_ids:
-        locked = lock_one_game(game_ids[0]) if len(game_ids) == 1 and connection.vendor == "postgresql" else None
-    if locked is not None:
-        games, seats, locked_states = {locked.game.pk: locked.game}, {locked.game.pk: locked.seats}, locked.states
-        settings = locked.settings
-    else:
-        games, seats = lock_games(game_ids)
-        locked_states = None
-        settings = rating_settings()
+    games, seats, states, settings = lock_tables(game_ids)
+    if _unread(deals, games, seats):  # a player without a rating row yet, or something to refuse below
+        ratings_ensure(player_ids=list(Seat.objects.filter(game_id__in=game_ids).values_list("player_id", flat=True)))
+        games, seats, states, settings = lock_tables(game_ids)
+        games.update(Game.objects.in_bulk(set(game_ids) - games.keys()))  # a game without a seat
     checked = []
-    finished = {pk for pk, g in games.items() if g.finished}
     for item in deals:
-        game = games[item.game.pk]
+        game = games.get(item.game.pk)
+        if game is None:
+            raise PreferansError(f"{item.where}.game", f"there is no game {item.game.pk}")
         if server is not None and game.server_id != server.pk:
-            raise PreferansError(f"{item.where}.game", "this game belongs to another game server")
-        whists = _check_whists(item, seats[game.pk])
+            raise ForeignGame(f"{item.where}.game", "this game belongs to another game server")
+        whists = _check_whists(item, seats.get(game.pk, []))
         checked.append((item, game, whists))
-    player_ids = {pid for _, _, whists in checked for pid in whists}
-    states = locked_states if locked_states is not None else lock_states(player_ids)
-
+    finished = {pk for pk, g in games.items() if g.finished}
     # Replays and the games' last deal numbers: after the locks, so a concurrent first copy of the same deal has
     # committed or not started.
-    server_ids = {game.server_id for _, game, _ in checked}
-    external = sorted({item.external_id for item, _, _ in checked if item.external_id})
-    # A game server's single deal on PostgreSQL (its usual request): the write itself settles the replay (nothing is
-    # written when the server's deal id is stored) and the deal's number (the game's last plus one, read by the
-    # write, which runs after the lock): one statement less on the hot path.
-    first_item, first_game, _whists = checked[0]
-    settle_in_write = (
-        len(checked) == 1
-        and connection.vendor == "postgresql"
-        and first_game.server_id is not None
-        and bool(first_item.external_id)
-        and first_game.pk not in finished
-    )
-    known, numbers = ({}, {}) if settle_in_write else stored_deals(game_ids, server_ids, external)
+    known, numbers = stored_deals(game_ids, checked)
     now = timezone.now()
     out: list[AppliedDeal] = []
     new_deals: list[Deal] = []
-    pending_results: list[list[DealResult]] = []
+    new_results: list[DealResult] = []
     seen: set[tuple] = set()
     touched: set[int] = set()
     for item, game, whists in checked:
-        key = (game.server_id, None, item.external_id) if game.server_id else (None, game.pk, item.external_id)
+        key = (game.server_id, None if game.server_id else game.pk, item.external_id)
         if item.external_id and (key in known or key in seen):
             stored = known.get(key)
             if stored is None:
@@ -159,10 +213,9 @@ def _deals_apply(
             raise PreferansError(f"{item.where}.game", "the game is finished and takes no more deals")
         if item.external_id:
             seen.add(key)
-        names = {pid: str(pid) for pid in whists}
-        before = {names[pid]: states[pid][1] for pid in whists}
+        before = {str(pid): states[pid][1] for pid in whists}
         try:
-            outcome = rate_deal(before, {names[pid]: v for pid, v in whists.items()}, settings)
+            outcome = rate_deal(before, {str(pid): v for pid, v in whists.items()}, settings)
         except EngineError as error:
             raise PreferansError(f"{item.where}.whists", error.message) from None
         numbers[game.pk] = numbers.get(game.pk, 0) + 1
@@ -178,6 +231,7 @@ def _deals_apply(
             touched.add(pid)
             results.append(
                 DealResult(
+                    deal=deal,
                     player_id=pid,
                     whists=change.whists,
                     rating_before=change.before.rating,
@@ -190,26 +244,21 @@ def _deals_apply(
         if item.finish:
             finished.add(game.pk)
         new_deals.append(deal)
-        pending_results.append(results)
+        new_results.extend(results)
         out.append(AppliedDeal(deal=deal, applied=True, results=results))
     rows = []
     for pid in sorted(touched):
         row, state = states[pid]
         row.rating, row.max_rating, row.league, row.updated_at = state.rating, state.max_rating, state.league, now
         rows.append(row)
+    Deal.objects.bulk_create(new_deals)
+    DealResult.objects.bulk_create(new_results)
+    update_rows(
+        PreferansRating, "player_id", RATING_FIELDS, [[r.pk, *(getattr(r, f) for f in RATING_FIELDS)] for r in rows]
+    )
     to_finish = sorted(pk for pk in finished if not games[pk].finished)
-    if settle_in_write:
-        if write_one_deal(new_deals[0], pending_results[0], rows, to_finish, settle=True):
-            return out
-        # A replay: nothing was written. Answer with the stored deal, as the general path does.
-        known, _numbers = stored_deals(game_ids, server_ids, external)
-        stored = known[(first_game.server_id, None, first_item.external_id)]
-        if stored.game_id != first_game.pk:
-            raise DealConflict(
-                f"{first_item.where}.id", f'deal "{first_item.external_id}" is stored for another game', stored=stored
-            )
-        return [AppliedDeal(deal=stored, applied=False)]
-    write_deals(new_deals, pending_results, rows, to_finish)
+    if to_finish:
+        Game.objects.filter(pk__in=to_finish).update(finished=True)
     return out
 
 

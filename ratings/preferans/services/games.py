@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from federation import versions
 from federation.models import Player
 from ratings.engines.preferans import AMATEUR, PlayerState, PreferansSettings, league_for, new_player
 from ratings.models import Engine, StartingRating
@@ -115,6 +116,39 @@ def ratings_ensure(*, player_ids: Sequence[int]) -> None:
             )
         )
     PreferansRating.objects.bulk_create(fresh, ignore_conflicts=True)
+    versions.changed(PreferansRating)  # written in bulk: no model signal tells the pages
+
+
+#: The fields of a rating row a deal changes.
+RATING_FIELDS = ["rating", "max_rating", "league", "deals", "updated_at"]
+
+
+def lock_states(player_ids: set[int]) -> dict[int, tuple[PreferansRating, PlayerState]]:
+    """Lock the players' rating rows in player id order (two requests never deadlock), creating newcomers' rows
+    first; each row with the engine's state of it. A player id with no player is left out."""
+
+    def locked():
+        return (
+            PreferansRating.objects.select_for_update(of=("self",))
+            .select_related("player__bot_level")
+            .only(*RATING_FIELDS, "player__is_bot", "player__bot_level__max_rating")
+            .filter(player_id__in=sorted(player_ids))
+            .order_by("player_id")
+        )
+
+    rows = list(locked())
+    if len(rows) < len(player_ids):
+        ratings_ensure(player_ids=sorted(player_ids - {row.player_id for row in rows}))
+        rows = list(locked())
+    return {row.player_id: (row, rating_state(row, row.player)) for row in rows}
+
+
+def rating_state(row: PreferansRating, player: Player) -> PlayerState:
+    """The engine's state of a rating row: a bot's rating is capped at its level's maximum (``player`` with its
+    ``bot_level`` read)."""
+    cap = float(player.bot_level.max_rating) if player.is_bot and player.bot_level_id else None
+    rating = row.rating if cap is None else min(row.rating, cap)
+    return PlayerState(rating, max(row.max_rating, rating), row.league, cap)
 
 
 def starting_state(row: StartingRating, *, bot_max: float | None, settings: PreferansSettings) -> PlayerState:

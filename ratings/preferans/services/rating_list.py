@@ -7,8 +7,6 @@ Every rating system has its ``RatingList``; preferans has one, whose parameters 
 
 from __future__ import annotations
 
-import json
-
 from ratings.engines.preferans import PreferansSettings
 from ratings.models import Engine, RatingList
 from ratings.preferans.params import engine_settings, validate
@@ -45,17 +43,3 @@ def rating_settings() -> PreferansSettings:
     """
     params = RatingList.objects.filter(engine=Engine.PREFERANS).order_by("pk").values_list("params", flat=True).first()
     return engine_settings(params)
-
-
-#: Settings by the list's parameters as JSON text, for the statement that reads them with a deal's locks.
-_BY_TEXT: dict[str | None, PreferansSettings] = {}
-
-
-def settings_from_text(text: str | None) -> PreferansSettings:
-    """The settings of parameters read as JSON text (``None``: no list), built once per text and process."""
-    settings = _BY_TEXT.get(text)
-    if settings is None:
-        if len(_BY_TEXT) > 16:
-            _BY_TEXT.clear()
-        settings = _BY_TEXT[text] = engine_settings(json.loads(text) if text is not None else None)
-    return settings

@@ -115,3 +115,60 @@ def test_admin_records_a_dirs_game(admin_client):
     game = DirsGame.objects.get()
     assert game.rated
     assert (game.black_before, game.black_after) == (210, 211)
+
+
+def _leaderboard(count: int) -> None:
+    """``count`` rated players, half of them in a club, equal ratings among them."""
+    club = ClubFactory(name="Тэнгэн")
+    for n in range(count):
+        player = PlayerFactory(last_name=f"Игрок{n:02d}", last_name_latin=f"Player{n:02d}", first_name_latin="P")
+        DirsRating.objects.create(
+            player=player,
+            rating=100 + n // 2,
+            initial_rating=100,
+            declared_rank="11k",
+            acceleration=n % 3,
+            games=n,
+            club=club if n % 2 else None,
+        )
+
+
+@pytest.mark.parametrize("count", [3, 40])
+@pytest.mark.parametrize(
+    "query", [{}, {"_export": "csv"}, {"_export": "xlsx"}, {"q": "Player0"}, {"sort": "club", "_export": "xlsx"}]
+)
+def test_the_leaderboard_and_its_downloads_read_a_few_queries_whatever_the_rows(
+    client, django_assert_max_num_queries, count, query
+):
+    """The page, the CSV and the XLSX come from one table: the same few queries for 3 rows and for 40."""
+    _leaderboard(count)
+    with django_assert_max_num_queries(6):
+        response = client.get(f"{EN}/", query)
+    assert response.status_code == 200
+    if query.get("_export") == "csv":
+        assert response.content.decode("utf-8-sig").count("\r\n") == 1 + count
+    elif not query:
+        assert response.content.decode().count(f"{EN}/players/") == count
+
+
+def test_the_leaderboard_shows_places_ranks_and_clubs_and_downloads_them_all(client):
+    _leaderboard(60)
+    first = client.get(f"{EN}/").content.decode()
+    rows = first.split("<tbody>", 1)[1].split("</tbody>", 1)[0].split("</tr>")
+    top = DirsRating.objects.get(player__last_name="Игрок58")
+    assert rows[0] == (
+        f'\n<tr><td class="text-end text-nowrap">1</td><td class="name"><a href="{EN}/players/{top.player_id}/">'
+        'Player58 P</a></td><td class="col-rating text-end text-nowrap">129</td><td class="text-nowrap">9k</td>'
+        '<td class="d-md-table-cell d-none text-end">1</td><td class="d-md-table-cell d-none text-end">58</td>'
+        '<td class="d-md-table-cell d-none">—</td>'
+    )
+    assert '<td class="text-end text-nowrap">1</td>' in rows[1]  # an equal rating shares the place
+    assert "Тэнгэн" in rows[1]
+    assert '<td class="text-end text-nowrap">3</td>' in rows[2]
+    assert ">51</td>" in client.get(f"{EN}/", {"page": 2}).content.decode()
+    csv = client.get(f"{EN}/", {"_export": "csv"}).content.decode("utf-8-sig").splitlines()
+    assert csv[0] == "#,Player id,Player,DIRS,Kyu/dan,Acceleration,Games,Club"
+    assert len(csv) == 61  # every row, not the page of 50
+    assert csv[1] == f"1,{top.player_id},Player58 P,129,9k,1,58,"
+    assert csv[60].startswith("59,")
+    assert csv[60].endswith(",Player01 P,100,11k,1,1,Тэнгэн")

@@ -1,6 +1,6 @@
 import pytest
 
-from ratings.preferans.models import Deal, DealResult, Game, PreferansRating
+from ratings.preferans.models import Deal, DealResult, Game, PreferansRating, Seat
 from ratings.preferans.services import game_server_create
 from tests.factories import PlayerFactory
 from tests.ratings.preferans.conftest import rated
@@ -319,24 +319,28 @@ def test_get_is_not_allowed_and_answered_in_json(client, server):
 # --- the game server's usual request: one deal posted to its game's address ---------------------------------------
 
 
-def test_a_deal_to_the_games_address_is_checked_locked_and_written_in_few_statements(post, server):
-    """The three-player example of the rules through ``/games/<pk>/deals/``. On PostgreSQL: one statement checks the
-    token and locks the game and its players' ratings, one numbers and writes the deal unless its id is stored (the
-    test's own savepoint around the request aside). A replay, a deal id of another game and the replay of a game's
-    finishing deal are answered as everywhere else."""
+def test_a_deal_to_the_games_address_is_checked_locked_and_written_in_a_few_statements(post, server):
+    """The three-player example of the rules through ``/games/<pk>/deals/``: the token, the game, its table and its
+    players' ratings checked and locked, the deal numbered and written in a few statements, as many at a table of two
+    as of three (none a player). A replay, a deal id of another game and the replay of a game's finishing deal are
+    answered as everywhere else."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     a, b, c = rated(1000), rated(1800), rated(1800)
     game = _game(post, server, [a, b, c])
+    pair = _game(post, server, [rated(1000), rated(1000)], external_id="pair")
     deal = {"id": "d-1", "whists": {str(a.pk): -5, str(b.pk): 3, str(c.pk): 2}}
     with CaptureQueriesContext(connection) as queries:
         response = post(f"{GAMES}{game}/deals/", deal, server.token)
     statements = [q["sql"] for q in queries if "SAVEPOINT" not in q["sql"]]
+    assert len(statements) <= 8, "\n".join(s[:90] for s in statements)
     if connection.vendor == "postgresql":
-        assert len(statements) == 2, statements
-        assert "FOR UPDATE" in statements[0]
-        assert "token_hash" in statements[0]
+        assert "FOR UPDATE" in statements[1]
+    x, y = Seat.objects.filter(game_id=pair).values_list("player_id", flat=True)
+    with CaptureQueriesContext(connection) as two:
+        post(f"{GAMES}{pair}/deals/", {"id": "p-1", "whists": {str(x): 1, str(y): -1}}, server.token)
+    assert len([q for q in two if "SAVEPOINT" not in q["sql"]]) == len(statements)
     assert response.status_code == 201, response.content
     assert response.json()["number"] == 1
     assert _rating(a) == pytest.approx(1001.8597, abs=5e-5)

@@ -6,11 +6,12 @@ import pytest
 from django.test import override_settings
 from django.utils import translation
 
+from federation import formatting
 from ratings.engines.preferans import deal_delta
 from ratings.preferans.models import DealResult
 from ratings.preferans.sections import player_section
 from ratings.preferans.services import DealInput, deals_apply, game_create
-from tests.factories import PlayerFactory
+from tests.factories import ClubFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db
 WHEN = datetime.datetime(2026, 3, 7, 19, tzinfo=datetime.UTC)
@@ -58,11 +59,49 @@ def test_leaderboard_per_league_sort_search_and_csv(client, django_assert_max_nu
     assert ",1900.00," in csv.content.decode("utf-8-sig")  # a number, rounded as the page shows it
 
 
-def test_leaderboard_queries_do_not_grow(client, django_assert_max_num_queries):
-    _played()
-    _played(prefix="h", size=4)
-    with django_assert_max_num_queries(10):
-        assert client.get("/preferans/").status_code == 200
+def _leaderboard(count: int) -> None:
+    """``count`` people in the amateur league, half of them in a club, and a bot that is not listed."""
+    from ratings.preferans.models import PreferansRating
+
+    club = ClubFactory(name="Вист")
+    for n in range(count):
+        player = PlayerFactory(club=club if n % 2 else None, city=["Тула", "Омск"][n % 2])
+        PreferansRating.objects.create(player=player, rating=1000 + n, max_rating=1100 + n, deals=n)
+    PreferansRating.objects.create(player=PlayerFactory(is_bot=True), rating=1500, max_rating=1500)
+
+
+@pytest.mark.parametrize("count", [3, 40])
+@pytest.mark.parametrize(
+    "query", [{}, {"_export": "csv"}, {"_export": "xlsx"}, {"city": "Тула"}, {"city": "Тула", "_export": "xlsx"}]
+)
+def test_the_leaderboard_and_its_downloads_read_a_few_queries_whatever_the_rows(
+    client, django_assert_max_num_queries, count, query
+):
+    """The page, the CSV and the XLSX come from one table: the same few queries for 3 rows and for 40 (no query a
+    row: every column's relation is read with the rows)."""
+    _leaderboard(count)
+    with django_assert_max_num_queries(8):
+        response = client.get("/en/preferans/", query)
+    assert response.status_code == 200
+    if query.get("_export") == "csv":
+        assert response.content.decode("utf-8-sig").count("\r\n") == 1 + count
+    elif "_export" not in query:
+        assert response.content.decode().count("/en/players/") >= min(count, 50) // (2 if query else 1)
+
+
+def test_the_downloads_have_the_pages_columns_and_every_row(client):
+    _leaderboard(60)
+    rows = client.get("/en/preferans/", {"_export": "csv"}).content.decode("utf-8-sig").splitlines()
+    assert rows[0] == "#,Player id,Player,Rating,Highest rating,Deals,City,Club"
+    assert len(rows) == 61  # every row, not the page of 50
+    assert rows[1].startswith("1,")
+    assert rows[1].endswith(",1059.00,1159.00,59,Омск,Вист")
+    assert rows[60].split(",")[0] == "60"
+    page = client.get("/preferans/", {"page": 2}).content.decode()
+    assert ">51</td>" in page  # the second page goes on counting from the first
+    with translation.override("ru"):
+        best = formatting.rating(1059, 2)
+    assert f'<td class="col-rating text-end text-nowrap">{best}</td>' in client.get("/preferans/").content.decode()
 
 
 def test_player_section_chart_sums_per_game(rf, client, django_assert_max_num_queries):
