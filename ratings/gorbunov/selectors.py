@@ -65,6 +65,10 @@ class ListRows:
         ratings, higher = self._higher
         return higher[bisect.bisect_left(ratings, -entry.rating)] + 1
 
+    def delta(self, entry) -> Decimal | None:
+        """What ``entries`` give as ``change``, for an entry read as values (the public API)."""
+        return entry.delta if entry.snapshot_id == self.snapshot.pk else 0
+
     @cached_property
     def _higher(self) -> tuple[list[Decimal], list[int]]:
         """The week's ratings, negated and ascending, and how many players are rated higher than each: one grouped
@@ -79,13 +83,14 @@ class ListRows:
 
 
 def _week_entries(snapshot: RatingSnapshot, *, newest: bool) -> QuerySet[RatingEntry]:
-    """Each player's newest entry up to ``snapshot``: the snapshot's own when it is the newest (it holds everyone).
-    A list's publications are written in date order (``services``), so a later week has a larger id."""
+    """Each player's newest entry up to ``snapshot``: the snapshot's own when it is the newest (it holds everyone)."""
     if newest:
         return RatingEntry.objects.filter(snapshot_id=snapshot.pk)
-    weeks = RatingSnapshot.objects.filter(rating_list_id=snapshot.rating_list_id, as_of__lte=snapshot.as_of)
-    up_to = RatingEntry.objects.filter(snapshot_id__in=weeks.values("pk"))
-    return up_to.exclude(Exists(up_to.filter(player_id=OuterRef("player_id"), snapshot_id__gt=OuterRef("snapshot_id"))))
+    up_to = RatingEntry.objects.filter(
+        snapshot__rating_list_id=snapshot.rating_list_id, snapshot__as_of__lte=snapshot.as_of
+    )
+    later = up_to.filter(player_id=OuterRef("player_id"), snapshot__as_of__gt=OuterRef("snapshot__as_of"))
+    return up_to.exclude(Exists(later))
 
 
 def list_rows(*, snapshot: RatingSnapshot, newest: bool) -> ListRows:
@@ -101,6 +106,13 @@ def list_rows(*, snapshot: RatingSnapshot, newest: bool) -> ListRows:
         .only("rank", "rating", "delta", "events", "snapshot_id", "player", "player__club", *_PLAYER_FIELDS)
     )
     return ListRows(snapshot=snapshot, newest=newest, entries=entries)
+
+
+def list_view(*, snapshot: RatingSnapshot) -> ListRows:
+    """``list_rows`` as the public API reads it (``federation.api.v1.lists``, converted after the pages): whether the
+    snapshot is the newest is read here."""
+    later = RatingSnapshot.objects.filter(rating_list_id=snapshot.rating_list_id, as_of__gt=snapshot.as_of)
+    return list_rows(snapshot=snapshot, newest=not later.exists())
 
 
 #: What a list's table and download show of a player: the name in either alphabet, the city and the club's name.
