@@ -72,3 +72,12 @@ def test_an_older_weeks_page_shows_its_ranks_changes_and_names_in_rank_order(cli
         assert f'<td class="col-rating text-end text-nowrap">{int(rating)}</td>' in row
         shown = "new" if change is None else "0" if change == 0 else f"{int(change):+d}"
         assert f'<td class="text-end text-nowrap">{shown}</td>' in row
+
+
+def test_a_newcomer_is_new_in_both_languages(client, published):
+    en = client.get("/en/ratings/cards/gorbunov/", {"q": "Novikov"}).content.decode()
+    assert '<td class="text-end text-nowrap">new</td>' in en
+    ru = client.get("/ratings/cards/gorbunov/", {"q": "Novikov"}).content.decode()
+    assert '<td class="text-end text-nowrap">новый</td>' in ru
+    csv = client.get("/en/ratings/cards/gorbunov/", {"q": "Novikov", "_export": "csv"}).content.decode("utf-8-sig")
+    assert csv.splitlines()[1].split(",")[4] == ""  # no change: an empty cell
