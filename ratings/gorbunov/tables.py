@@ -34,11 +34,11 @@ class ListTable(tables.Table):
         super().__init__(*args, **kwargs)
 
     @property
-    def ranked_rows(self):
-        """The page's rows, each record given its ``shown_rank`` for the template."""
+    def page_entries(self):
+        """The page's entries, each given its ``shown_rank``, for the template."""
         for row in self.paginated_rows:
             row.record.shown_rank = self.list_rows.rank(row.record)
-            yield row
+            yield row.record
 
     def order_rank(self, queryset, is_descending):
         # The newest list has its ranks stored (and indexed); an older week ranks by rating.
