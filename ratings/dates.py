@@ -19,13 +19,12 @@ import datetime as dt
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from federation.formatting import day as show_day
-from ratings.models import RatingList, RatingSnapshot
+from ratings.models import RatingSnapshot
 
 _WEEK = re.compile(r"(\d{4})-W(\d{1,2})")
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -120,65 +119,7 @@ def shown_list(
     asked: AskedDate,
     period_start: Callable[[dt.date], dt.date] = _same_day,
 ) -> ShownList:
-    """``list_for_date(snapshots(slug=slug), asked, period_start=period_start)`` for a list's page, where
-    ``snapshots`` reads the publications of the list ``slug`` with their list (``select_related("rating_list")``;
-    what it defers stays deferred, its annotations are read).
-
-    One prepared statement (``federation.db.marked_rows``) when the publication shown is the one asked for (the
-    newest, or the asked date's or period's), which is how a list's page is asked; otherwise the rule's own queries
-    say why. The ORM wrote the statement again on every page, which took longer than PostgreSQL took to answer it
-    (issue 16)."""
-    from django.db import connection
-
-    from federation.db import marked_rows
-
-    if asked.error:
-        return list_for_date(snapshots(slug=slug), asked, period_start=period_start)
-    own, annotations = _read(snapshots)
-    rows = marked_rows(*_in_force(snapshots), values={"slug": slug, "day": asked.day or dt.date.max})
-    if not rows:
-        if asked.day is None:
-            return ShownList(None)  # no publication yet (or no such active list)
-        return list_for_date(snapshots(slug=slug), asked, period_start=period_start)
-    row = rows[0]
-    snapshot = RatingSnapshot.from_db(connection.alias, own, row[: len(own)])
-    for name, value in zip(annotations, row[len(own) :], strict=False):
-        setattr(snapshot, name, value)
-    rating_list = RatingList.from_db(connection.alias, None, row[len(own) + len(annotations) :])
-    RatingSnapshot._meta.get_field("rating_list").set_cached_value(snapshot, rating_list)
-    if asked.day is not None and snapshot.as_of != period_start(asked.day):
-        return list_for_date(snapshots(slug=slug), asked, period_start=period_start)
-    return ShownList(snapshot)
-
-
-def shown_list_statement(snapshots: Callable[..., QuerySet[RatingSnapshot]], *, slug: str, asked: AskedDate):
-    """What ``shown_list`` sends first (``federation.db.reads_together``), None when it sends nothing first."""
-    from federation.db import marked_statement
-
-    if asked.error:
-        return None
-    return marked_statement(*_in_force(snapshots), values={"slug": slug, "day": asked.day or dt.date.max})
-
-
-def _in_force(snapshots: Callable[..., QuerySet[RatingSnapshot]]) -> tuple[tuple, Callable[..., QuerySet]]:
-    """``shown_list``'s statement: its key and how to build it (the publication in force on a day, with its list)."""
-    own, annotations = _read(snapshots)
-
-    def in_force(slug: str, day: dt.date) -> QuerySet:
-        found = snapshots(slug=slug).filter(as_of__lte=day).order_by("-as_of")
-        return found.values_list(*own, *annotations, *(f"rating_list__{name}" for name in _LIST_FIELDS))[:1]
-
-    return ("shown_list", snapshots.__module__, snapshots.__qualname__), in_force
-
-
-_LIST_FIELDS = tuple(field.attname for field in RatingList._meta.concrete_fields)
-
-
-@lru_cache(maxsize=16)
-def _read(snapshots: Callable[..., QuerySet[RatingSnapshot]]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The publication's columns ``snapshots`` reads (all but those it defers) and its annotations' names."""
-    query = snapshots(slug="").query
-    names, deferring = query.deferred_loading
-    fields = RatingSnapshot._meta.concrete_fields
-    own = tuple(f.attname for f in fields if (f.name in names) != deferring or f.primary_key)
-    return own, tuple(query.annotations)
+    """``list_for_date`` for a list's page, where ``snapshots(slug=slug)`` reads the publications of the list ``slug``
+    with the list itself (``select_related("rating_list")``): no publication is shown when the list has none or
+    there is no such active list."""
+    return list_for_date(snapshots(slug=slug), asked, period_start=period_start)

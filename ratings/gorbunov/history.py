@@ -26,6 +26,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from federation import versions
+from federation.models import Player
 from federation.services import player_tournament_counts_refresh
 from ratings.bulk import copy_rows
 from ratings.engines.common import EngineError, FieldError
@@ -202,6 +204,7 @@ def gorbunov_history_import(
     tournaments = plan["tournaments"]
     ids = [*plan["ratings"], *(p for t in tournaments for p, _place in t["results"])]
     players, created = players_ensure(ids, plan["people"])
+    versions.changed(Player)  # created in bulk, committed already: the pages change now
     report.add("players", created, len(set(ids)) - created)
     user_id = user.pk if user is not None and user.is_authenticated else None
     with transaction.atomic():
@@ -240,6 +243,7 @@ def gorbunov_history_import(
                     for t in batch
                 ]
             )
+            versions.changed(Tournament)  # created in bulk (the results' COPY bumps their pages too)
             copy_rows(
                 Result,
                 RESULT_COLUMNS,
@@ -252,6 +256,7 @@ def gorbunov_history_import(
         # Thousands of players: one grouped count for everyone, not a subquery per player (on freshly loaded
         # tables the planner has no statistics and scans the results once per player).
         player_tournament_counts_refresh(player_ids=touched if len(touched) <= 1000 else None)
+        versions.changed(Player)  # their counts, updated in bulk
     if progress:
         progress(len(fresh), len(fresh), "publishing")
     if publish and report.changed:
@@ -295,6 +300,7 @@ def _starting_ratings(
             row.rating, row.list_date, row.recorded_by_id = rating, list_date, user_id
             changed.append(row)
     StartingRating.objects.bulk_create(new, batch_size=5000)
+    versions.changed(StartingRating)
     for row in changed:
         row.save()
     return len(new) + len(changed)

@@ -1,9 +1,8 @@
 """Reads of the Gorbunov lists for the pages: a bounded number of queries whatever the number of players.
 
 The newest snapshot of a list holds every player; an older one only the players whose rating moved that week
-(see ``services``). The list as of an older week is each player's newest entry up to that week, picked with a
-window function (``ROW_NUMBER() OVER (PARTITION BY player ORDER BY as_of DESC) = 1``), and ranks come from all the
-ratings of that week.
+(see ``services``). The list as of an older week is each player's newest entry up to that week, and a player's rank
+that week is one more than the number of those entries rated higher.
 """
 
 from __future__ import annotations
@@ -12,16 +11,12 @@ import bisect
 import datetime as dt
 from dataclasses import dataclass, field
 from decimal import Decimal
-from functools import cached_property, partial
+from functools import cached_property
 
-from django.db.models import F, FilteredRelation, Max, Q, QuerySet, Window
+from django.db.models import Case, Count, Exists, F, FilteredRelation, Max, OuterRef, Q, QuerySet, Value, When
 from django.db.models.fields.json import KT
-from django.db.models.functions import RowNumber
 
-from federation.db import marked_rows, marked_statement
 from federation.models import Player
-from federation.selectors import player_search
-from federation.tables import listed
 from ratings.engines.gorbunov import week_start
 from ratings.gorbunov.params import validate
 from ratings.models import Engine, RatingChange, RatingEntry, RatingList, RatingSnapshot, StartingRating
@@ -39,212 +34,92 @@ def gorbunov_lists() -> QuerySet[RatingList]:
     )
 
 
-def list_snapshots(*, rating_list: RatingList) -> QuerySet[RatingSnapshot]:
-    """A list's publications, one per rating week (``ratings.dates.list_for_date`` picks the one to show), with
-    ``stored_players``: how many players the list had that week, as the publication stored it (``summary``)."""
-    return (
-        RatingSnapshot.objects.filter(rating_list=rating_list)
-        .defer("summary")
-        .annotate(stored_players=KT("summary__players"))
-    )
-
-
 def shown_list_snapshots(*, slug: str) -> QuerySet[RatingSnapshot]:
-    """``list_snapshots`` of the active Gorbunov list ``slug`` read with their list (one query for both on the
-    list's page; the page reads the list alone only when it has no publication)."""
+    """The publications of the active Gorbunov list ``slug``, one per rating week (``ratings.dates.shown_list`` picks
+    the one to show), read with their list, with ``stored_players`` (how many players the list had that week, as the
+    publication stored it in its ``summary``) and ``newest`` (whether no later week is published)."""
+    later = RatingSnapshot.objects.filter(rating_list_id=OuterRef("rating_list_id"), as_of__gt=OuterRef("as_of"))
     return (
         RatingSnapshot.objects.filter(rating_list__slug=slug, rating_list__engine=Engine.GORBUNOV)
         .filter(rating_list__is_active=True)
         .select_related("rating_list")
         .defer("summary")
-        .annotate(stored_players=KT("summary__players"))
+        .annotate(stored_players=KT("summary__players"), newest=~Exists(later))
     )
-
-
-def weeks_up_to(snapshot: RatingSnapshot) -> tuple[list[int], bool]:
-    """The ids of the list's publications up to this one, oldest first (what ``past_week_page`` merges), and
-    whether it is the newest: one query for both (they were two on an older week's page), its statement compiled
-    once per process (``federation.db.marked_rows``)."""
-    rows = marked_rows(
-        ("gorbunov.weeks_up_to",),
-        lambda list_id: (
-            RatingSnapshot.objects.filter(rating_list_id=list_id).order_by("as_of", "id").values_list("id", "as_of")
-        ),
-        values={"list_id": snapshot.rating_list_id},
-    )
-    weeks, newest = [], True
-    for week_id, as_of in rows:
-        if as_of <= snapshot.as_of:
-            weeks.append(week_id)
-        else:
-            newest = False
-    return weeks, newest
 
 
 @dataclass
-class ListView:
-    """The entries of a list as of one publication and how to rank them."""
+class ListRows:
+    """A Gorbunov list as of one publication (see the module): ``entries``, each with ``change`` (its change that
+    week: 0 for a player who did not move, None for a newcomer), and ``rank(entry)`` among all the week's players."""
 
     snapshot: RatingSnapshot
     newest: bool
-    _ascending: list[float] | None = None
-    #: ``weeks_up_to(snapshot)`` when it was read to tell whether the snapshot is the newest.
-    weeks: list[int] | None = None
-    #: The players to keep (``list_view``'s search, city and club).
-    search: str = ""
-    city: str = ""
-    club_id: int | None = None
-
-    @cached_property
-    def entries(self) -> QuerySet[RatingEntry]:
-        """The list's rows (built when first asked: an older week's page read in rank order does not need them, and
-        building its window over every earlier week took a twentieth of that page, issue 16)."""
-        snapshot = self.snapshot
-        entries = RatingEntry.objects.filter(snapshot_id=snapshot.pk) if self.newest else _latest_entries(snapshot)
-        if self.search or self.city or self.club_id:
-            players = Player.objects.all()
-            if self.city:
-                players = players.filter(city=self.city)
-            if self.club_id:
-                players = players.filter(club_id=self.club_id)
-            if self.search:
-                players = player_search(queryset=players, search=self.search)
-            entries = entries.filter(player__in=players.values("pk"))
-        return listed(
-            entries.select_related("player__club"), "rank", "rating", "delta", "events", "snapshot", club="player__club"
-        )
+    entries: QuerySet[RatingEntry]
 
     def rank(self, entry: RatingEntry) -> int:
+        """The newest list has its ranks stored; an older week's rank is one more than the number of players rated
+        higher that week (equal ratings, equal ranks)."""
         if self.newest:
             return entry.rank
-        if hasattr(entry, "shown_rank"):  # read with its rank (past_week_page)
-            return entry.shown_rank
-        if self._ascending is None:
-            self._ascending = sorted(float(r) for r in _latest_entries(self.snapshot).values_list("rating", flat=True))
-        return len(self._ascending) - bisect.bisect_right(self._ascending, float(entry.rating)) + 1
+        ratings, higher = self._higher
+        return higher[bisect.bisect_left(ratings, -entry.rating)] + 1
 
-    def delta(self, entry: RatingEntry):
-        """The change against last week: an entry of an older snapshot did not move this week."""
+    def delta(self, entry) -> Decimal | None:
+        """What ``entries`` give as ``change``, for an entry read as values (the public API)."""
         return entry.delta if entry.snapshot_id == self.snapshot.pk else 0
 
+    @cached_property
+    def _higher(self) -> tuple[list[Decimal], list[int]]:
+        """The week's ratings, negated and ascending, and how many players are rated higher than each: one grouped
+        query, a few hundred rows whatever the number of players."""
+        counts = _week_entries(self.snapshot, newest=False).values("rating").annotate(players=Count("pk"))
+        ratings, higher, above = [], [], 0
+        for rating, players in counts.order_by("-rating").values_list("rating", "players"):
+            ratings.append(-rating)
+            higher.append(above)
+            above += players
+        return ratings, higher
 
-def _latest_entries(snapshot: RatingSnapshot) -> QuerySet[RatingEntry]:
-    return (
-        RatingEntry.objects.filter(
-            snapshot__rating_list_id=snapshot.rating_list_id, snapshot__as_of__lte=snapshot.as_of
-        )
-        .annotate(newest_row=Window(RowNumber(), partition_by=[F("player_id")], order_by=F("snapshot__as_of").desc()))
-        .filter(newest_row=1)
+
+def _week_entries(snapshot: RatingSnapshot, *, newest: bool) -> QuerySet[RatingEntry]:
+    """Each player's newest entry up to ``snapshot``: the snapshot's own when it is the newest (it holds everyone)."""
+    if newest:
+        return RatingEntry.objects.filter(snapshot_id=snapshot.pk)
+    up_to = RatingEntry.objects.filter(
+        snapshot__rating_list_id=snapshot.rating_list_id, snapshot__as_of__lte=snapshot.as_of
     )
+    later = up_to.filter(player_id=OuterRef("player_id"), snapshot__as_of__gt=OuterRef("snapshot__as_of"))
+    return up_to.exclude(Exists(later))
 
 
-def list_view(
-    *,
-    snapshot: RatingSnapshot,
-    search: str = "",
-    city: str = "",
-    club_id: int | None = None,
-    newest: bool | None = None,
-) -> ListView:
-    """``newest``: whether ``snapshot`` is the list's newest publication, when the caller knows (it asked for the
-    newest); read otherwise."""
-    weeks = None
-    if newest is None:
-        weeks, newest = weeks_up_to(snapshot)
-    return ListView(snapshot=snapshot, newest=newest, weeks=weeks, search=search, city=city, club_id=club_id)
+def list_rows(*, snapshot: RatingSnapshot, newest: bool) -> ListRows:
+    """The rows of a Gorbunov list as of ``snapshot`` (``newest``: whether it is the list's newest publication), with
+    what its table and download show of each player and club."""
+    entries = _week_entries(snapshot, newest=newest)
+    change = F("delta")
+    if not newest:  # an entry of an earlier week: the player did not move this week
+        change = Case(When(snapshot_id=snapshot.pk, then=F("delta")), default=Value(Decimal(0)))
+    entries = (
+        entries.annotate(change=change)
+        .select_related("player__club")
+        .only("rank", "rating", "delta", "events", "snapshot_id", "player", "player__club", *_PLAYER_FIELDS)
+    )
+    return ListRows(snapshot=snapshot, newest=newest, entries=entries)
 
 
-def newest_list_entries(snapshot_id: int) -> QuerySet[RatingEntry]:
-    """``list_view(...).entries`` of the newest publication, unfiltered, by the publication's id (a list page's
-    ``LeanSource``)."""
-    return list_view(snapshot=RatingSnapshot(pk=snapshot_id), newest=True).entries
+def list_view(*, snapshot: RatingSnapshot) -> ListRows:
+    """``list_rows`` as the public API reads it (``federation.api.v1.lists``, converted after the pages): whether the
+    snapshot is the newest is read here."""
+    later = RatingSnapshot.objects.filter(rating_list_id=snapshot.rating_list_id, as_of__gt=snapshot.as_of)
+    return list_rows(snapshot=snapshot, newest=not later.exists())
 
 
-def past_week_page(
-    *, snapshot: RatingSnapshot, offset: int, limit: int, fields: tuple[str, ...] = (), weeks: list[int] | None = None
-) -> list[RatingEntry] | list[dict]:
-    """One page of an older week's list in rank order (rating, then player id), each entry with ``shown_rank``,
-    in two queries (three after the first page), however many players and weeks.
-
-    The list of an older week is each player's newest entry up to that week. Instead of ranking every entry of
-    every earlier week (``_latest_entries``: a window over all of them, 100+ ms for 20,000 players), each earlier
-    publication gives its best entries in rating order from the index ``entry_snapshot_rating_idx``, skipping those
-    of players with a newer entry up to that week; PostgreSQL merges these ordered streams and stops after the page.
-    A rank is one more than the number of players rated higher: the first row's is counted (nothing to count on the
-    first page), the others follow from the rows above them (equal ratings, equal ranks).
-    """
-    from django.db import connection
-    from django.db.models.expressions import RawSQL
-
-    if weeks is None:  # ``weeks``: ``weeks_up_to(snapshot)``, when the caller read it
-        weeks = weeks_up_to(snapshot)[0]
-    table = connection.ops.quote_name(RatingEntry._meta.db_table)
-
-    def legs(columns: str, condition: str, condition_params: list, tail: str, tail_params: list, weeks=weeks):
-        parts, params = [], []
-        for n, week_id in enumerate(weeks):
-            newer = weeks[n + 1 :]
-            sql = f"SELECT {columns} FROM {table} e WHERE e.snapshot_id = %s{condition}"
-            params += [week_id, *condition_params]
-            if newer:
-                marks = ", ".join(["%s"] * len(newer))
-                sql += (
-                    f" AND NOT EXISTS (SELECT 1 FROM {table} n"
-                    f" WHERE n.player_id = e.player_id AND n.snapshot_id IN ({marks}))"
-                )
-                params += newer
-            # SQLite takes no parenthesised member of a UNION, so there each member is read from a subquery
-            # (which keeps its own ORDER BY and LIMIT); PostgreSQL merges the parenthesised members' ordered streams.
-            parts.append(f"({sql}{tail})" if connection.vendor == "postgresql" else f"SELECT * FROM ({sql}{tail})")
-            params += tail_params
-        return " UNION ALL ".join(parts), params
-
-    def page_of(weeks: list[int], top: int, limit: int, offset: int):
-        union, params = legs(
-            "e.id, e.rating, e.player_id", "", [], " ORDER BY e.rating DESC, e.player_id LIMIT %s", [top], weeks
-        )
-        page_ids = f"SELECT id FROM ({union}) rows ORDER BY rating DESC, player_id LIMIT %s OFFSET %s"
-        return (
-            RatingEntry.objects.filter(pk__in=RawSQL(page_ids, [*params, limit, offset]))
-            .select_related("player__club")
-            .defer("details")
-            .order_by("-rating", "player_id")
-        )
-
-    if fields:
-        # The rows as ``QuerySet.values`` (a table's ``lean_fields``), each with its "shown_rank"; the statement
-        # written once per process for each number of weeks (``federation.db.marked_rows``).
-        names = (*fields, "rating")
-        values = {f"week{n}": week for n, week in enumerate(weeks)} | {"top": offset + limit, "limit": limit}
-        values["offset"] = offset
-
-        def build(**marks):
-            marked = [marks[f"week{n}"] for n in range(len(weeks))]
-            return page_of(marked, marks["top"], marks["limit"], marks["offset"]).values_list(*names)
-
-        key = ("gorbunov.past_week_page", len(weeks), names)
-        entries = [dict(zip(names, row, strict=True)) for row in marked_rows(key, build, values=values)]
-    else:
-        entries = list(page_of(weeks, offset + limit, limit, offset))
-    if not entries:
-        return entries
-    rating = (lambda row: row["rating"]) if fields else (lambda entry: entry.rating)
-    higher = 0
-    if offset:
-        union, params = legs("1", " AND e.rating > %s", [rating(entries[0])], "", [])
-        with connection.cursor() as cursor:
-            cursor.execute(f"SELECT COUNT(*) FROM ({union}) higher", params)
-            higher = cursor.fetchone()[0]
-    previous, shown = None, 0
-    for position, entry in enumerate(entries):
-        if previous is None or rating(entry) != rating(previous):
-            shown = higher + 1 if position == 0 else offset + position + 1
-        if fields:
-            entry["shown_rank"] = shown
-        else:
-            entry.shown_rank = shown
-        previous = entry
-    return entries
+#: What a list's table and download show of a player: the name in either alphabet, the city and the club's name.
+_PLAYER_FIELDS = (
+    *("player__last_name", "player__first_name", "player__last_name_latin", "player__first_name_latin"),
+    *("player__city", "player__club__name"),
+)
 
 
 # --- the player's and the tournament's sections --------------------------------------------------------------------
@@ -273,14 +148,15 @@ def player_ratings(*, player: Player) -> list[PlayerRating]:
 
 @dataclass
 class PlayerList:
-    """One Gorbunov list of a player's page, as plain values (``sections.player_section`` writes them)."""
+    """One Gorbunov list of a player's page, as plain values (``sections.player_section`` shows them)."""
 
     name: str
     slug: str
     rating: Decimal
     events: int
-    #: (rating, date of the federation's list) the player started from, if carried over.
-    starting: tuple[Decimal, dt.date] | None
+    #: The rating the player started from, carried over from the federation's list of ``starting_date`` (if any).
+    starting_rating: Decimal | None
+    starting_date: dt.date | None
     #: (Monday, rating) of every publication that moved the player, oldest first.
     points: list[tuple[dt.date, int]] = field(default_factory=list)
     #: The changes, newest first: dicts of ``CHANGE_FIELDS`` and "explanation" (in the page's language).
@@ -290,15 +166,11 @@ class PlayerList:
 #: What a change's row and the chart's events show.
 CHANGE_FIELDS = ("rating_list_id", "tournament_id", "tournament__name", "event_date", "before", "delta", "details")
 
-#: What a player's page reads of their entries in the active Gorbunov lists, with the starting rating of each.
-_LIST_FIELDS = (
-    *("snapshot__rating_list_id", "snapshot__rating_list__name", "snapshot__rating_list__name_en"),
-    *("snapshot__rating_list__slug", "snapshot__as_of", "rating", "events", "start__rating", "start__list_date"),
-)
 
-
-def _list_rows(player_id: int):
-    return (
+def player_lists(*, player_id: int, language: str) -> list[PlayerList]:
+    """Every active Gorbunov list a player has a rating in, in the lists' order: the rating, its history, the
+    starting rating and the changes, read as plain values in two queries (one for a player with none)."""
+    entries = (
         RatingEntry.objects.filter(player_id=player_id, snapshot__rating_list__engine=Engine.GORBUNOV)
         .filter(snapshot__rating_list__is_active=True)
         .annotate(
@@ -308,72 +180,31 @@ def _list_rows(player_id: int):
             )
         )
         .order_by("snapshot__rating_list__ordering", "snapshot__rating_list_id", "snapshot__as_of")
-        .values_list(*_LIST_FIELDS)
+        .values_list(
+            *("snapshot__rating_list_id", "snapshot__rating_list__name", "snapshot__rating_list__name_en"),
+            *("snapshot__rating_list__slug", "snapshot__as_of", "rating", "events"),
+            *("start__rating", "start__list_date"),
+        )
     )
-
-
-def _change_rows(player_id: int, explanation: str):
-    """A player's changes in the active lists, with their explanations in one language (``explanation_ru``/``_en``)."""
-    return (
-        RatingChange.objects.filter(player_id=player_id, rating_list__engine=Engine.GORBUNOV)
-        .filter(rating_list__is_active=True)
-        .order_by("-event_date", "-id")
-        .values_list(*CHANGE_FIELDS, explanation)
-    )
-
-
-def _player_rows(key: str, build, fields: tuple[str, ...], **values) -> list[dict]:
-    """``build``'s rows as dicts, through ``federation.db.marked_rows`` (compiled once per process, prepared by
-    PostgreSQL: the ORM took longer to write these statements on every page than PostgreSQL to answer, issue 16)."""
-    return [dict(zip(fields, row, strict=True)) for row in marked_rows((key,), build, values=values)]
-
-
-def player_list_statements(*, player_id: int, language: str) -> list:
-    """What ``player_lists`` sends (``federation.db.reads_together``): the ratings, and the changes (read for
-    nothing when the player has no rating)."""
-    explanation = "explanation_ru" if language.startswith("ru") else "explanation_en"
-    return [
-        marked_statement(("gorbunov.player_lists",), _list_rows, values={"player_id": player_id}),
-        marked_statement(
-            (f"gorbunov.player_changes.{explanation}",),
-            partial(_change_rows, explanation=explanation),
-            values={"player_id": player_id},
-        ),
-    ]
-
-
-def player_lists(*, player_id: int, language: str) -> list[PlayerList]:
-    """Every active Gorbunov list a player has a rating in, in the lists' order: the rating, its history, the
-    starting rating and the changes, read as plain values (no model instances) in two queries (one for a player
-    with none)."""
     english = language.startswith("en")  # RatingList.display_name's rule
     lists: dict[int, PlayerList] = {}
-    for row in _player_rows("gorbunov.player_lists", _list_rows, _LIST_FIELDS, player_id=player_id):
-        item = lists.get(row["snapshot__rating_list_id"])
+    for list_id, name, name_en, slug, as_of, rating, events, starting_rating, starting_date in entries:
+        item = lists.get(list_id)
         if item is None:
-            starting = None if row["start__list_date"] is None else (row["start__rating"], row["start__list_date"])
-            item = lists[row["snapshot__rating_list_id"]] = PlayerList(
-                (english and row["snapshot__rating_list__name_en"]) or row["snapshot__rating_list__name"],
-                row["snapshot__rating_list__slug"],
-                row["rating"],
-                row["events"],
-                starting,
-            )
-        item.points.append((row["snapshot__as_of"], int(row["rating"])))  # whole points on the chart
-        item.rating, item.events = row["rating"], row["events"]
+            name = (english and name_en) or name
+            item = lists[list_id] = PlayerList(name, slug, rating, events, starting_rating, starting_date)
+        item.points.append((as_of, int(rating)))  # whole points on the chart
+        item.rating, item.events = rating, events
     if not lists:
         return []
-    # RatingChange.explanation's rule; a change of a list the player has no entry in is not shown (none should be).
-    explanation = "explanation_ru" if language.startswith("ru") else "explanation_en"
-    for row in _player_rows(
-        f"gorbunov.player_changes.{explanation}",
-        partial(_change_rows, explanation=explanation),
-        (*CHANGE_FIELDS, "explanation"),
-        player_id=player_id,
-    ):
-        item = lists.get(row["rating_list_id"])
-        if item is not None:
-            item.changes.append(row)
+    explanation = "explanation_ru" if language.startswith("ru") else "explanation_en"  # RatingChange.explanation's rule
+    changes = (
+        RatingChange.objects.filter(player_id=player_id, rating_list_id__in=list(lists))
+        .order_by("-event_date", "-id")
+        .values(*CHANGE_FIELDS, explanation=F(explanation))
+    )
+    for change in changes:
+        lists[change["rating_list_id"]].changes.append(change)
     return list(lists.values())
 
 

@@ -11,14 +11,15 @@ saves what comes back.
 Storage (no new model): the newest snapshot of a list holds one ``RatingEntry`` per rated player (rank, rating,
 change against last week, tournaments counted); when the next week is published, the older snapshot keeps only the
 players whose rating moved that week, because everyone else's row would repeat the row before it. The list as of
-any past week is therefore each player's newest entry up to that week (``selectors.list_entries``), with the same
+any past week is therefore each player's newest entry up to that week (``selectors.list_rows``), with the same
 numbers and ranks as when it was published, and ten years of history take hundreds of thousands of rows, not
 tens of millions. A rebuild writes the same shape, so "rebuild equals the weekly runs" holds row for row.
 
 Safety: each publication or rebuild is one transaction holding ``SELECT ... FOR UPDATE`` on the ``RatingList`` row
 (PostgreSQL); a second run waits for it, then finds the week published and does nothing. Running a week twice is a
 no-op, a failure anywhere rolls the whole run back and leaves the previous snapshot as it was. Rows are written by
-``ratings.bulk.copy_rows`` (``COPY`` on PostgreSQL).
+``ratings.bulk.copy_rows`` (``COPY`` on PostgreSQL) and deleted by ``_delete``; the pages change when the run commits
+(``federation.versions``).
 """
 
 from __future__ import annotations
@@ -33,8 +34,10 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
+from federation import versions
 from ratings.bulk import copy_rows
 from ratings.engines.common import shown
 from ratings.engines.gorbunov import (
@@ -367,17 +370,24 @@ CHANGE_COLUMNS = (
 def _thin(snapshot: RatingSnapshot) -> None:
     """Keep in a snapshot that is no longer the newest only the players whose rating moved in it (see module)."""
     moved = RatingChange.objects.filter(snapshot=snapshot).values("player_id")
-    RatingEntry.objects.filter(snapshot=snapshot).exclude(player_id__in=moved).delete()
+    _delete(RatingEntry.objects.filter(snapshot=snapshot).exclude(player_id__in=moved))
+
+
+def _delete(rows: QuerySet) -> None:
+    """Delete ``rows`` in one statement; their pages change when the transaction commits (``federation.versions``).
+
+    Not ``QuerySet.delete()``: it reads every row first to send each its ``post_delete`` (the versions' receivers),
+    which for a week of 20,000 players took 3.4 s and left 18,000 cache writes for the commit (60 ms this way). Nothing
+    else refers to these rows but the ones the services delete first (entries and changes before their weeks)."""
+    model = rows.model
+    table, pk = (connection.ops.quote_name(name) for name in (model._meta.db_table, model._meta.pk.column))
+    picked, params = rows.values("pk").query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(f"DELETE FROM {table} WHERE {pk} IN ({picked})", params)
+    versions.changed(model)
 
 
 # --- the services ---------------------------------------------------------------------------------------------------
-
-
-def _check_constraints_as_we_go() -> None:
-    """Check the foreign keys row by row during COPY (overlapping the computation) rather than all at commit."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
 
 
 def _lock(rating_list_id: int) -> RatingList:
@@ -474,12 +484,11 @@ def gorbunov_rebuild(*, rating_list_id: int, progress: Progress | None = None) -
     started = time.perf_counter()
     with transaction.atomic():
         rating_list = _lock(rating_list_id)
-        _check_constraints_as_we_go()
         latest = RatingSnapshot.objects.filter(rating_list=rating_list).order_by("-as_of").first()
         target = latest.as_of if latest else publication_monday()  # the published weeks, no new one
-        RatingChange.objects.filter(rating_list=rating_list).delete()
-        RatingEntry.objects.filter(snapshot__rating_list=rating_list).delete()
-        RatingSnapshot.objects.filter(rating_list=rating_list).delete()
+        _delete(RatingChange.objects.filter(rating_list=rating_list))
+        _delete(RatingEntry.objects.filter(snapshot__rating_list=rating_list))
+        _delete(RatingSnapshot.objects.filter(rating_list=rating_list))
         result = _rebuild_locked(rating_list, target, progress)
     result.status = "rebuilt"
     result.seconds = time.perf_counter() - started
@@ -546,6 +555,7 @@ def _rebuild_locked(rating_list: RatingList, target: dt.date, progress: Progress
         progress(len(weeks), len(weeks), "writing")
     copy_rows(RatingEntry, ENTRY_COLUMNS, entry_rows)
     RatingSnapshot.objects.bulk_update(snapshots, ["summary"], batch_size=500)
+    versions.changed(RatingSnapshot)  # written in bulk: no signal (the entries' and changes' COPY bumps too)
     result.seconds = time.perf_counter() - started
     return result
 

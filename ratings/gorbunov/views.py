@@ -15,7 +15,6 @@ from federation.caching import DATED, TABLE_PARAMS, cached_page
 from federation.exports import csv_response
 from federation.i18n import current_language
 from federation.selectors import player_places
-from federation.table_rows import LeanSource
 from federation.tables import paginate, stored_count, unfiltered
 from ratings.dates import asked_date, shown_list
 from ratings.engines.common import FieldError
@@ -23,7 +22,7 @@ from ratings.engines.gorbunov import week_start
 from ratings.gorbunov import selectors
 from ratings.gorbunov.calculator import CalculatorError, changes_for_every_place, tournament_inputs
 from ratings.gorbunov.filters import ListFilter
-from ratings.gorbunov.tables import PastWeekRows, list_table
+from ratings.gorbunov.tables import ListTable
 from ratings.models import Engine, RatingEntry, RatingList
 from tournaments.models import CardFormat, Discipline, Tournament, TournamentStatus
 
@@ -31,6 +30,7 @@ PER_PAGE = 50
 
 
 @require_safe
+@cached_page(scopes=("ratings",))
 def index(request):
     return render(request, "gorbunov/index.html", {"lists": selectors.gorbunov_lists()})
 
@@ -46,58 +46,32 @@ def list_detail(request, slug: str):
         rating_list = snapshot.rating_list
     else:
         rating_list = get_object_or_404(RatingList, slug=slug, engine=Engine.GORBUNOV, is_active=True)
+    name = rating_list.display_name(current_language())
     context = {
         "rating_list": rating_list,
-        "name": rating_list.display_name(current_language()),
+        "name": name,
         "date_message": shown.message,
-        "breadcrumbs": [
-            {"label": _("Card games"), "url": reverse("ratings:gorbunov:index")},
-            {"label": rating_list.display_name(current_language())},
-        ],
+        "breadcrumbs": [{"label": _("Card games"), "url": reverse("ratings:gorbunov:index")}, {"label": name}],
     }
+    rows = selectors.list_rows(snapshot=snapshot, newest=snapshot.newest) if snapshot else None
     cities, countries = player_places()
-    if snapshot is None:
-        context["filter"] = ListFilter(
-            request.GET, queryset=rating_list.snapshots.none(), cities=cities, countries=countries
-        )
+    entries = rows.entries if rows else RatingEntry.objects.none()
+    context["filter"] = list_filter = ListFilter(request.GET, queryset=entries, cities=cities, countries=countries)
+    if rows is None:
         return render(request, "gorbunov/list_detail.html", context)
-    # No week asked (or a bad one): list_for_date showed the newest publication.
-    view = selectors.list_view(snapshot=snapshot, newest=True if asked.day is None else None)
+    table = ListTable(list_filter.qs, list_rows=rows)
     # Unfiltered, the list has as many rows as the publication stored players: no COUNT(*) over them.
     count = stored_count(snapshot.stored_players) if unfiltered(request, ListFilter, ignore=("week",)) else None
-    in_rank_order = request.GET.get("sort", "rank") == "rank" and "_export" not in request.GET
-    past_week = count is not None and not view.newest and in_rank_order
-    # The filter's queryset is read only when it filters (an older week's page in rank order reads itself).
-    rows = RatingEntry.objects.none() if past_week else view.entries
-    list_filter = ListFilter(request.GET, queryset=rows, cities=cities, countries=countries)
-    if past_week:
-        # An older week, as it is mostly asked: a page read in rank order, not every player ranked first.
-        table = list_table(PastWeekRows(snapshot=snapshot, count=count, weeks=view.weeks), view=view)
-    elif count is not None and view.newest and "_export" not in request.GET:
-        # The newest list unfiltered, in any order: its page read by a statement compiled once per process.
-        table = list_table(view.entries, view=view)
-        table.lean_source = LeanSource(
-            ("newest",), selectors.newest_list_entries, {"snapshot_id": snapshot.pk}, {"view": view}
-        )
-    else:
-        table = list_table(list_filter.qs, view=view)
     paginate(request, table, per_page=PER_PAGE, count=count)
     if download := csv_response(request, table, f"{rating_list.slug}-{snapshot.as_of:%Y-%m-%d}"):
         return download
     iso_year, iso_week, _day = snapshot.as_of.isocalendar()
-    context.update(
-        {
-            "filter": list_filter,
-            "table": table,
-            "snapshot": snapshot,
-            "snapshot_week": f"{iso_year}-W{iso_week:02d}",
-            "newest": view.newest,
-        }
-    )
+    context.update(table=table, snapshot=snapshot, snapshot_week=f"{iso_year}-W{iso_week:02d}", newest=snapshot.newest)
     return render(request, "gorbunov/list_detail.html", context)
 
 
 @require_safe
+@cached_page(scopes=("tournaments", "ratings"))
 def calculator(request):
     lists = list(selectors.gorbunov_lists())
     tournaments = (
@@ -122,7 +96,16 @@ def _int(request, name: str, default=None) -> int:
         raise CalculatorError(name, _("%(name)s is not a whole number.") % {"name": name}) from None
 
 
+#: The calculator's own numbers: its answers for them are not stored (each is computed in no time).
+CALCULATOR_INPUTS = ("u", "rt", "k", "rating")
+
+
 @require_safe
+@cached_page(
+    scopes=("tournaments", "ratings"),
+    params=("list", "tournament", "format", *CALCULATOR_INPUTS),
+    free=CALCULATOR_INPUTS,
+)
 def calculator_api(request):
     """The calculator's numbers, computed by the engine (one copy of the formula): ``?tournament=`` gives U, Rt, K
     and the format of a tournament; ``?u=&rt=&k=&rating=`` gives the change for every place."""

@@ -1,7 +1,7 @@
-"""The publication a list's page shows for the date or week asked (``ratings.dates.shown_list``, issue 16) is the one
-``list_for_date`` picks, with the same message, for a weekly Gorbunov list and a daily mahjong list; and the usual
-request (the newest list, or a date or week that has its own publication) is one prepared statement that reads the
-publication, what the page needs of its summary, and its list together."""
+"""The publication a list's page shows for the date or week asked (``ratings.dates.shown_list``) is the one
+``list_for_date`` picks, with the same message, for a weekly Gorbunov list and a daily mahjong list, read with its
+list and what the page needs of its summary; the usual request (the newest list, or a date or week that has its own
+publication) is one query."""
 
 import datetime
 
@@ -80,3 +80,13 @@ def test_no_publication_or_no_active_list_shows_none(published):
     RatingList.objects.filter(slug="the-list").update(is_active=True)
     RatingSnapshot.objects.all().delete()
     assert shown_list(snapshots, slug="the-list", asked=newest, period_start=period).snapshot is None
+
+
+def test_a_gorbunov_publication_knows_whether_it_is_the_newest(db):
+    rating_list = RatingList.objects.create(slug="weekly", name="Список", engine=Engine.GORBUNOV)
+    for day in (0, 7, 21):
+        RatingSnapshot.objects.create(rating_list=rating_list, as_of=MONDAY + datetime.timedelta(days=day))
+    other = RatingList.objects.create(slug="other", name="Другой", engine=Engine.GORBUNOV)
+    RatingSnapshot.objects.create(rating_list=other, as_of=MONDAY + datetime.timedelta(days=70))
+    shown = gorbunov.shown_list_snapshots(slug="weekly").order_by("as_of")
+    assert [snapshot.newest for snapshot in shown] == [False, False, True]

@@ -5,6 +5,7 @@ A test's transaction never commits, so the writes that must show run their commi
 (``django_capture_on_commit_callbacks(execute=True)``), as the commit of a real request or task would."""
 
 import datetime
+import re
 
 import pytest
 from django.db import connection
@@ -12,8 +13,11 @@ from django.test.utils import CaptureQueriesContext
 from django.utils.http import http_date
 
 from ratings.gorbunov import services
+from ratings.gorbunov.history import gorbunov_history_import
+from ratings.models import RatingList
 from tests.factories import UserFactory
 from tests.ratings.gorbunov.conftest import make_tournament, week
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -124,3 +128,63 @@ def test_a_players_page_is_cached_until_their_ratings_change(client, published, 
     assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 200
     old = http_date(0)
     assert client.get(url, HTTP_IF_MODIFIED_SINCE=old).status_code == 200
+
+
+def _cells(content: bytes) -> list[str]:
+    """The list's rows as text (rank, player, rating, change, ...), to compare two answers."""
+    body = content.decode().split('id="gorbunov-list"', 1)[1].split("</tbody>", 1)[0]
+    return re.findall(r"<tr[^>]*>(.*?)</tr>", body.split("<tbody>", 1)[1], re.S)
+
+
+def test_a_rebuild_changes_the_answer_at_once(client, published, season, committed):
+    before = client.get(URL)
+    past = client.get(URL, {"week": "2026-W12"})
+    # A coefficient corrected afterwards (in bulk: nothing tells the pages) is rated by the rebuild.
+    Tournament.objects.filter(pk=season[0].pk).update(k=8)
+    assert client.get(URL).content == before.content
+    with committed():
+        services.gorbunov_rebuild(rating_list_id=published.pk)
+    after = client.get(URL, HTTP_IF_NONE_MATCH=before["ETag"])
+    assert after.status_code == 200
+    assert _cells(after.content) != _cells(before.content)
+    assert _cells(client.get(URL, {"week": "2026-W12"}).content) != _cells(past.content)
+
+
+def test_a_history_import_changes_the_answer_at_once(client, gorbunov_list, committed):
+    empty = client.get(URL)
+    assert 'id="list-empty"' in empty.content.decode()
+    index = client.get("/en/ratings/cards/")
+    assert "not published yet" in index.content.decode()
+    players = [f"h{n}" for n in range(6)]
+    doc = {
+        "system": "gorbunov",
+        "ratings": {"h0": 150},
+        "players": [{"id": "h0", "name": "Историев Пётр", "name_latin": "Istoriev Petr"}],
+        "tournaments": [
+            {
+                "id": "H1",
+                "date": "2026-03-04",
+                "k": 2,
+                "format": "constructed",
+                "results": [{"player": p, "place": n} for n, p in enumerate(players, start=1)],
+            }
+        ],
+    }
+    with committed():
+        gorbunov_history_import(doc=doc, rating_list=gorbunov_list)
+    listed = client.get(URL, HTTP_IF_NONE_MATCH=empty["ETag"])
+    assert listed.status_code == 200
+    assert "Istoriev Petr" in listed.content.decode()
+    assert len(_cells(listed.content)) == 6
+    assert "not published yet" not in client.get("/en/ratings/cards/").content.decode()
+
+
+def test_the_default_lists_show_on_the_index_at_once(client, db, committed):
+    RatingList.objects.filter(engine="gorbunov").delete()
+    before = client.get("/en/ratings/cards/")
+    assert "No rating lists yet." in before.content.decode()
+    with committed():
+        services.gorbunov_setup_defaults()
+    after = client.get("/en/ratings/cards/", HTTP_IF_NONE_MATCH=before["ETag"])
+    assert after.status_code == 200
+    assert "No rating lists yet." not in after.content.decode()

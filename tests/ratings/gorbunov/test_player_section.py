@@ -1,23 +1,14 @@
-"""The Gorbunov section of a player's page, written from plain rows in Python (issue 16), is byte for byte what the
-section wrote before: the old path (model instances, the section's template, its rows and the chart's include) is
-kept below as the reference and both are rendered for the same players in both languages."""
+"""The Gorbunov section of a player's page: every active list the player is rated in, in the lists' order, with the
+rating, the starting rating, the chart of the history and every change with its numbers and explanation, in both
+languages; two queries whatever the number of changes."""
 
 import datetime
-from pathlib import Path
+import re
 
 import pytest
-from django.db import connection
-from django.template import Context, Template
 from django.test import RequestFactory
-from django.test.utils import CaptureQueriesContext
 from django.utils import translation
-from django.utils.html import escape
-from django.utils.safestring import mark_safe
-from django.utils.translation import gettext
 
-from federation import charts, formatting
-from federation.table_rows import cell_text
-from federation.tables import url_with_id
 from ratings.gorbunov import services
 from ratings.gorbunov.params import validate
 from ratings.gorbunov.sections import player_section
@@ -26,89 +17,6 @@ from tests.factories import PlayerFactory
 from tests.ratings.gorbunov.conftest import make_tournament, week
 
 pytestmark = pytest.mark.django_db
-
-# --- the reference: the section as it was written before -----------------------------------------------------------
-
-#: ``gorbunov/player_section.html`` as it was, its rows given ready (``_old_rows``) instead of ``{% change_rows %}``.
-OLD_TEMPLATE = (Path(__file__).parent / "player_section_before.html").read_text()
-
-
-def _old_rows(changes, language) -> str:
-    late = escape(gettext("late"))
-    why = escape(gettext("why"))
-    lines = []
-    for change in changes:
-        details = change.details or {}
-        tournament = ""
-        if change.tournament_id:
-            url = url_with_id("tournaments:tournament_detail", change.tournament_id)
-            tournament = f'<a href="{url}">{escape(change.tournament.name)}</a>'
-        if details.get("late"):
-            tournament += f' <span class="badge text-bg-warning">{late}</span>'
-        lines.append(
-            "<tr>"
-            f'<td class="text-nowrap">{escape(formatting.day(change.event_date))}</td>'
-            f"<td>{tournament}</td>"
-            f'<td class="text-end fw-bold">{escape(formatting.delta(change.delta, 0))}</td>'
-            f'<td class="text-end d-none d-md-table-cell">{cell_text(details.get("M", ""))}</td>'
-            f'<td class="text-end d-none d-md-table-cell">{cell_text(details.get("U", ""))}</td>'
-            f'<td class="text-end d-none d-md-table-cell">{escape(formatting.rating(details.get("Rt", ""), 2))}</td>'
-            f'<td class="text-end d-none d-md-table-cell">{cell_text(details.get("K", ""))}</td>'
-            f'<td class="text-end d-none d-md-table-cell">{escape(formatting.rating(change.before, 0))}</td>'
-            f"<td><details><summary>{why}</summary>"
-            f"{escape(formatting.plain_explanation(change.explanation(language)))}</details></td>"
-            "</tr>"
-        )
-    return mark_safe("\n".join(lines))
-
-
-def old_section(player) -> str | None:
-    language = translation.get_language()
-    entries = (
-        RatingEntry.objects.filter(player=player, snapshot__rating_list__engine=Engine.GORBUNOV)
-        .select_related("snapshot__rating_list")
-        .order_by("snapshot__rating_list__ordering", "snapshot__rating_list_id", "snapshot__as_of")
-    )
-    by_list = {}
-    for entry in entries:
-        rating_list = entry.snapshot.rating_list
-        if not rating_list.is_active:
-            continue
-        item = by_list.setdefault(rating_list.pk, {"list": rating_list, "points": [], "changes": [], "starting": None})
-        item["points"].append((entry.snapshot.as_of.isoformat(), int(entry.rating)))
-        item["current"] = entry
-    if not by_list:
-        return None
-    for change in (
-        RatingChange.objects.filter(player=player, rating_list_id__in=list(by_list))
-        .select_related("tournament")
-        .order_by("-event_date", "-id")
-    ):
-        by_list[change.rating_list_id]["changes"].append(change)
-    for starting in StartingRating.objects.filter(player=player, rating_list_id__in=list(by_list)):
-        by_list[starting.rating_list_id]["starting"] = starting
-    items = []
-    for index, item in enumerate(by_list.values()):
-        name = item["list"].display_name(language)
-        events = [charts.event(c.event_date, c.tournament.name) for c in item["changes"] if c.tournament_id]
-        items.append(
-            {
-                "name": name,
-                "slug": item["list"].slug,
-                "current": item["current"],
-                "starting": item["starting"],
-                "chart_id": f"gorbunov-chart-{index}",
-                "data_id": f"gorbunov-chart-{index}-data",
-                "chart": charts.time_chart(
-                    [charts.series(name, item["points"], stepped=True)], events=events, rating=gettext("Rating")
-                ),
-                "rows": _old_rows(item["changes"], language),
-            }
-        )
-    return Template(OLD_TEMPLATE).render(Context({"items": items}))
-
-
-# --- the players --------------------------------------------------------------------------------------------------
 
 
 @pytest.fixture
@@ -171,47 +79,76 @@ def players(lists, season, field):
     return [*field, once, PlayerFactory()]
 
 
+def _section(player, language):
+    with translation.override(language):
+        return player_section(RequestFactory().get("/"), player)
+
+
+def _rows(html: str) -> list[list[str]]:
+    """The changes' rows of the section's tables, each cell's text."""
+    rows = []
+    for body in re.findall(r"<tbody>(.*?)</tbody>", html, re.S):
+        for tr in re.findall(r"<tr>(.*?)</tr>", body, re.S):
+            rows.append([re.sub(r"<[^>]+>", "", td).strip() for td in re.findall(r"<td[^>]*>(.*?)</td>", tr, re.S)])
+    return rows
+
+
 @pytest.mark.parametrize("language", ["ru", "en"])
-def test_the_section_is_what_it_was(players, language):
-    request = RequestFactory().get("/")
-    shown = 0
-    with translation.override(language):
-        for player in players:
-            old = old_section(player)
-            new = player_section(request, player)
-            assert new == old, player
-            shown += new is not None
-    assert shown == len(players) - 1  # the last player never played
-    with translation.override(language):
-        sample = player_section(request, players[11])
-    assert "Кубок &lt;b&gt;&amp;&lt;/b&gt; «late»" in sample
-    assert 'class="badge text-bg-warning"' in sample
-    assert ('<td class="text-end d-none d-md-table-cell">1,5</td>' if language == "ru" else ">1.5</td>") in sample
+def test_every_change_is_shown_with_its_numbers(players, lists, language):
+    _everything, sealed, _hidden = lists
+    player = players[0]
+    html = _section(player, language)
+    # The sealed list first (its ``ordering``), each list's changes newest first; the inactive list's not at all.
+    changes = sorted(
+        RatingChange.objects.filter(player=player, rating_list__is_active=True),
+        key=lambda c: (c.rating_list_id != sealed.pk, -c.event_date.toordinal(), -c.pk),
+    )
+    rows = _rows(html)
+    assert len(changes) > 5
+    assert len(rows) == len(changes)
+    for row, change in zip(rows, changes, strict=True):
+        assert row[1] == change.tournament.name
+        assert row[2] == (f"{int(change.delta):+d}" if change.delta else "0")
+        assert row[3:5] == [str(change.details["M"]), str(change.details["U"])]
+        assert row[7] == str(int(change.before))
+        explanation = change.explanation(language)
+        assert row[8].startswith(("why" if language == "en" else "почему") + explanation[:5])
+    title = "Рейтинги по карточным играм (Горбунов)" if language == "ru" else "Card-game ratings (Gorbunov)"
+    assert title in html
+    assert f'href="/{"en/" if language == "en" else ""}ratings/cards/gorbunov/"' in html
+    # The late result: its tournament's name escaped, a badge, and K with the language's decimal separator.
+    late = _section(players[11], language)
+    assert "Кубок &lt;b&gt;&amp;&lt;/b&gt; «late»" in late
+    assert 'class="badge text-bg-warning"' in late
+    assert ('<td class="text-end d-none d-md-table-cell">1,5</td>' if language == "ru" else ">1.5</td>") in late
 
 
 def test_a_starting_rating_an_empty_cell_and_a_single_point(players):
-    request = RequestFactory().get("/")
-    with translation.override("en"):
-        starting = player_section(request, players[1])
-        penalty = player_section(request, players[3])
-        once = player_section(request, players[12])
+    starting = _section(players[1], "en")
+    penalty = _section(players[3], "en")
+    once = _section(players[12], "en")
     assert "Starting rating 1235, carried over from the federation's list of 29 Dec 2025." in starting
     assert '<td></td><td class="text-end fw-bold">-30</td>' in penalty
     assert "penalty → 120" in penalty
     assert "fed-chart" not in once  # one week only: no chart
-    with translation.override("en"):
-        both = player_section(request, players[0])
+    both = _section(players[0], "en")
     # The sealed list first (its ``ordering``), by its Russian name (it has no English one), then the other.
     assert both.index("Силед &lt;&amp;&gt;") < both.index("Gorbunov, all formats")
     assert 'id="gorbunov-chart-1-data"' in both
+    assert 'data-source="gorbunov-chart-1-data"' in both
     assert "Old" not in both  # an inactive list
+    # The heading: the rating rounded, the tournaments counted.
+    entry = RatingEntry.objects.filter(player=players[4], snapshot__rating_list__slug="gorbunov").latest(
+        "snapshot__as_of"
+    )
+    assert "<strong>124</strong>" in _section(players[4], "en")
+    assert f"tournaments counted: {entry.events}" in _section(players[4], "en")
 
 
-def test_the_section_reads_two_queries(players):
-    request = RequestFactory().get("/")
-    with CaptureQueriesContext(connection) as ctx:
-        player_section(request, players[0])
-    assert len(ctx.captured_queries) == 2  # three before: the starting rating is read with the ratings
-    with CaptureQueriesContext(connection) as ctx:
-        assert player_section(request, players[-1]) is None
-    assert len(ctx.captured_queries) == 1
+def test_the_section_reads_two_queries(players, django_assert_max_num_queries):
+    with django_assert_max_num_queries(2):
+        assert _section(players[0], "en")
+    with django_assert_max_num_queries(2):
+        assert _section(players[11], "ru")  # the player with the most changes
+    with django_assert_max_num_queries(1):
+        assert _section(players[-1], "en") is None  # never played
