@@ -104,6 +104,17 @@ def stored_answer(key: AnswerKey, build: Callable[[], HttpResponse]) -> HttpResp
     return response
 
 
+def cached_response(request: HttpRequest, key: AnswerKey, build: Callable[[], HttpResponse]) -> HttpResponse:
+    """The answer under ``key``: ``304`` when the client holds it (Django's ``condition``), else the stored answer,
+    else ``build()`` (stored when it is a whole ``200``)."""
+
+    @condition(etag_func=lambda request: key.etag, last_modified_func=lambda request: key.modified)
+    def answer(request):
+        return stored_answer(key, build)
+
+    return answer(request)
+
+
 def _public(response: HttpResponse) -> HttpResponse:
     response.public_page = True  # PublicPageVaryMiddleware: the same for every anonymous visitor
     shared = int(getattr(settings, "PUBLIC_PAGE_SHARED_MAX_AGE", 0) or 0)
@@ -155,16 +166,6 @@ def cached_page(*, scopes: Scopes, params: Iterable = (), free: Mapping[str, str
     free = dict(free) if isinstance(free, Mapping) else dict.fromkeys(free)
 
     def decorator(view):
-        def etag(request, *args, **kwargs):
-            return request.answer_key.etag
-
-        def last_modified(request, *args, **kwargs):
-            return request.answer_key.modified
-
-        @condition(etag_func=etag, last_modified_func=last_modified)
-        def conditional(request, *args, **kwargs):
-            return stored_answer(request.answer_key, lambda: view(request, *args, **kwargs))
-
         @wraps(view)
         def wrapped(request: HttpRequest, *args, **kwargs):
             query = keep_params(request, params)
@@ -178,12 +179,12 @@ def cached_page(*, scopes: Scopes, params: Iterable = (), free: Mapping[str, str
                 for name, pattern in free.items()
                 if name in request.GET
             )
-            request.answer_key = answer_key(shown, request.path, query, store=store)
-            if request.answer_key is None:  # the cache is down: rendered as if nothing were cached
+            key = answer_key(shown, request.path, query, store=store)
+            if key is None:  # the cache is down: rendered as if nothing were cached
                 response = view(request, *args, **kwargs)
                 patch_cache_control(response, no_cache=True)
                 return response
-            return _public(conditional(request, *args, **kwargs))
+            return _public(cached_response(request, key, lambda: view(request, *args, **kwargs)))
 
         return wrapped
 

@@ -58,7 +58,7 @@ def stored_count(summary_count) -> int | None:
 
 #: What a list's table and its download show of a player: the name in either alphabet (``Player.display_name``)
 #: and the city.
-LISTED_PLAYER = ("last_name", "first_name", "last_name_latin", "first_name_latin", "city")
+LISTED_PLAYER = ("last_name", "first_name", "last_name_latin", "first_name_latin", "city", "country")
 
 
 def listed(queryset, *own: str, player: str = "player", club: str | None = None):

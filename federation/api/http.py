@@ -1,6 +1,9 @@
 """HTTP manners of the public API: the anonymous rate limit (429 with ``Retry-After``) through Django's cache, and
 conditional requests (``ETag`` / ``Last-Modified``, 304).
 
+The answers of lists and histories are cached under the versions of what they show (``cached_json``, through
+``federation.caching``); every other successful GET leaves with an ETag made of its body (``finish``).
+
 The rate limit counts requests per client address in fixed windows with the cache's atomic ``add``/``incr`` (Redis in
 production, ``DJANGO_CACHE_URL``; one process's memory otherwise), so every web worker shares one count. The rate is
 ``settings.API_ANON_RATE`` ("requests/seconds"), read at each request.
@@ -8,17 +11,21 @@ production, ``DJANGO_CACHE_URL``; one process's memory otherwise), so every web 
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
+import json
 import math
 import time
+from collections.abc import Callable
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpResponse
 from django.utils.cache import get_conditional_response, patch_vary_headers
-from django.utils.http import http_date, parse_http_date_safe
+from django.utils.http import parse_http_date_safe
 from ninja.throttling import BaseThrottle
+
+from federation.caching import answer_key, cached_response
 
 
 def _rate() -> tuple[int, int]:
@@ -50,49 +57,30 @@ class AnonymousRate(BaseThrottle):
         return max(1.0, math.ceil(self._wait))
 
 
-def etag_for(*parts) -> str:
-    digest = hashlib.blake2b("\x1f".join(str(p) for p in parts).encode("utf-8", "surrogatepass"), digest_size=12)
-    return f'"{digest.hexdigest()}"'
-
-
-def not_modified(request, etag: str):
-    """The 304 answer when the client's copy is current by its ``If-None-Match``, else None."""
-    response = get_conditional_response(request, etag=etag)
-    if response is not None:
-        _headers(response, etag)
-    return response
-
-
-def _headers(response, etag: str, stamp: int | None = None) -> None:
-    response["ETag"] = etag
-    if stamp is not None:
-        response["Last-Modified"] = http_date(stamp)
+def _headers(response, etag: str | None = None) -> None:
+    if etag is not None:
+        response["ETag"] = etag
     response["Cache-Control"] = f"public, max-age={settings.API_MAX_AGE}"
     patch_vary_headers(response, ["Accept-Language"])
 
 
-def versioned_answer(request, etag: str, build) -> HttpResponse:
-    """The answer to ``request`` whose content ``etag`` names (made of the version of what it shows and of every
-    parameter): 304 when the client holds it (``If-None-Match``, ``If-Modified-Since``), else the body stored in the
-    cache under the ETag, else ``build()`` -> (JSON bytes, the snapshot's time or None), stored there for
-    ``API_CACHE_SECONDS``. A cache that does not answer is a miss, never an error."""
-    if early := not_modified(request, etag):
-        return early
-    key = f"api-v1:answer:{etag}"
-    try:
-        stored = cache.get(key)
-    except Exception:
-        stored = None
-    if stored is None:
-        body, modified = build()
-        stamp = int(modified.timestamp()) if modified is not None else None
-        with contextlib.suppress(Exception):
-            cache.set(key, (body, stamp), settings.API_CACHE_SECONDS)
-    else:
-        body, stamp = stored
-    response = HttpResponse(body, content_type="application/json; charset=utf-8")
-    _headers(response, etag, stamp)
-    return get_conditional_response(request, etag=etag, last_modified=stamp, response=response)
+def dumps(answer: dict) -> bytes:
+    """JSON as the API writes it (UTF-8, dates as ISO text)."""
+    return json.dumps(answer, ensure_ascii=False, separators=(",", ":"), cls=DjangoJSONEncoder).encode()
+
+
+def cached_json(request, *, scopes, parts: tuple, build: Callable[[], dict]) -> HttpResponse:
+    """The JSON answer ``build()`` gives, told apart from others by ``parts`` (every parameter the operation read) and
+    cached under the versions of ``scopes`` (``federation.caching``): ``304`` when the client holds it, else the
+    stored body, else built and stored. A cache that is down: built, not stored."""
+
+    def respond() -> HttpResponse:
+        return HttpResponse(dumps(build()), content_type="application/json; charset=utf-8")
+
+    key = answer_key(scopes, request.path, *parts)
+    response = respond() if key is None else cached_response(request, key, respond)
+    _headers(response)
+    return response
 
 
 def finish(request, response):
@@ -102,7 +90,7 @@ def finish(request, response):
         return response
     etag = response.get("ETag")
     if not etag:
-        etag = etag_for(hashlib.blake2b(response.content, digest_size=16).hexdigest())
+        etag = f'"{hashlib.blake2b(response.content, digest_size=16).hexdigest()}"'
         _headers(response, etag)
     last = response.get("Last-Modified")
     stamp = parse_http_date_safe(last) if last else None

@@ -196,10 +196,11 @@ def snapshot_dates(*, rating_list: RatingList) -> QuerySet[RatingSnapshot]:
     return rating_list.snapshots.order_by("-as_of").only("id", "as_of", "computed_at", "rating_list_id")
 
 
-def snapshot_entries(*, snapshot: RatingSnapshot) -> QuerySet[RatingEntry]:
-    """A snapshot's entries with what the list's table and its downloads show of each player (one query a page)."""
+def snapshot_entries(*, snapshot: RatingSnapshot, with_parts: bool = False) -> QuerySet[RatingEntry]:
+    """A snapshot's entries with what the list's table and its downloads show of each player (one query a page);
+    ``with_parts``: with their ``details`` too (the rating's parts A and B, which the public API gives)."""
     entries = RatingEntry.objects.filter(snapshot_id=snapshot.pk).select_related("player")
-    return listed(entries, "rank", "rating", "delta", "events", "snapshot")
+    return listed(entries, "rank", "rating", "delta", "events", "snapshot", *(["details"] if with_parts else []))
 
 
 def snapshot_places(*, snapshot: RatingSnapshot) -> tuple[list[str], list[str]]:

@@ -55,6 +55,7 @@ def leaderboard(*, league: str = League.AMATEUR, search: str = "") -> QuerySet[P
             "deals",
             *(f"player__{name}" for name in ("last_name", "first_name", "last_name_latin", "first_name_latin")),
             "player__city",
+            "player__country",
             "player__club__name",
         )
         .order_by("-rating", "player_id")

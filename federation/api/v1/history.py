@@ -1,99 +1,47 @@
-"""``/api/v1/players/{id}/history/``: every change of a player's ratings, newest first, built straight to JSON.
+"""``/api/v1/players/{id}/history/``: every change of a player's ratings, newest first.
 
-- **Version** (every request, one query of index lookups, ``history_version``): the player's own columns (the
-  answer names them) and what their history changes with (see the function).
-- **Warm**: that query and one cache get.
-- **Cold**: two more statements: how many changes in each system (``history_counts``), and the page (``UNION ALL``
-  of the four systems' changes, sorted and cut to the page in the database), each row with its stored explanation
-  in the language asked (Gorbunov and DIRS keep both texts, mahjong its formula lines); a preferans deal stores its
-  numbers, and the page's deals are explained again from them (``ratings.preferans.selectors.deal_explanations``,
-  one query more, only when the page has a deal).
+The page is one ``UNION ALL`` of the four systems' changes, sorted and cut to the page by the database, each row
+with its stored explanation in the language asked (Gorbunov and DIRS keep both texts, mahjong its formula lines); a
+preferans deal stores its numbers, and the page's deals are explained again from them
+(``ratings.preferans.selectors.deal_explanations``, one query more, only when the page has a deal). The counts of each
+system's changes make the answer's paging. The answer is cached under the versions of what it shows
+(``federation.caching``, in ``views``).
 
 Order: newest date first; on the same date, the newest row (the larger id) first. A change without a date comes last.
 """
 
 from __future__ import annotations
 
-import functools
 import json
 
-from django.db import connection
 from django.db.models import BigIntegerField, Case, CharField, F, FloatField, Q, Subquery, Value, When
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, TruncDate
 
-from federation.api.v1.lists import MAHJONG, PLAYER_COLUMNS, version_rows
-from federation.api.v1.statements import Statement, fetch, fetch_together
-from federation.models import Player
-from ratings.models import Engine, RatingChange, RatingEntry, RatingList, RatingSnapshot
+from federation.api.v1.reads import MAHJONG
+from ratings.models import Engine, RatingChange, RatingEntry, RatingList
 
 SYSTEMS = ("gorbunov", "mahjong", "preferans", "dirs")
 COLUMNS = ("h_day", "h_order", "h_system", "h_list", "h_before", "h_after", "h_delta", "h_tournament", "h_game")
 
 
-@functools.cache
-def _version_sql() -> str:
-    """The statement of ``history_version``, written once (the history models' managers are built at each access):
-    index lookups only, whatever the length of the player's history."""
-    from ratings.dirs.models import DirsGame, DirsRating
-    from ratings.preferans.models import DealResult, PreferansRating
-
-    snapshots = RatingSnapshot._meta.db_table
-    return (
-        "SELECT " + ", ".join(f"p.{name if name != 'player_id' else 'id'}" for name in PLAYER_COLUMNS) + ","
-        f" (SELECT MAX(history_id) FROM {Player.history.model._meta.db_table} h WHERE h.id = p.id),"
-        f" (SELECT MAX(history_id) FROM {RatingList.history.model._meta.db_table}),"
-        f" (SELECT COUNT(*) FROM {snapshots}), (SELECT MAX(id) FROM {snapshots}),"
-        f" (SELECT MAX(computed_at) FROM {snapshots}),"
-        f" (SELECT updated_at FROM {PreferansRating._meta.db_table} r WHERE r.player_id = p.id),"
-        f" (SELECT MAX(deal_id) FROM {DealResult._meta.db_table} d WHERE d.player_id = p.id),"
-        f" (SELECT updated_at FROM {DirsRating._meta.db_table} r WHERE r.player_id = p.id),"
-        f" (SELECT MAX(id) FROM {DirsGame._meta.db_table})"
-        f" FROM {Player._meta.db_table} p WHERE p.id = %s AND NOT p.is_bot"
-    )
-
-
-def history_version(player_id: int) -> dict | None:
-    """The player's columns and the version of their history, in one query; None when there is no such public
-    player. What a history shows changes only with a publication, a rebuild or a withdrawal of a list (the
-    publications' count, newest id and last computation; the lists' edits), a deal (the player's preferans rating's
-    last change and newest deal), a club game recorded, corrected or deleted (the player's DIRS rating's last change,
-    the newest game) or the player's own edit: the same facts the player's page is versioned by. Remembered by the
-    process until something changes (``federation.changes``)."""
-    found = version_rows(_version_sql(), [player_id])
-    if not found:
-        return None
-    row = found[0]
-    return {"player": row[: len(PLAYER_COLUMNS)], "version": row}
-
-
-@functools.cache
-def _count_sql() -> str:
+def history_counts(player_id: int) -> dict[str, int]:
+    """How many changes the player has in each system (the answer's ``paging.count``)."""
     from ratings.dirs.models import DirsGame
     from ratings.preferans.models import DealResult
 
-    lists, changes = RatingList._meta.db_table, RatingChange._meta.db_table
-    entries, snapshots = RatingEntry._meta.db_table, RatingSnapshot._meta.db_table
-    mahjong = ", ".join(["%s"] * len(MAHJONG))
-    return (
-        f"SELECT (SELECT COUNT(*) FROM {changes} c JOIN {lists} l ON l.id = c.rating_list_id"
-        "   WHERE c.player_id = %s AND l.engine = %s AND l.is_active),"
-        f" (SELECT COUNT(*) FROM {entries} e JOIN {snapshots} s ON s.id = e.snapshot_id"
-        f"   JOIN {lists} l ON l.id = s.rating_list_id WHERE e.player_id = %s AND l.engine IN ({mahjong})"
-        "   AND l.is_active),"
-        f" (SELECT COUNT(*) FROM {DealResult._meta.db_table} d WHERE d.player_id = %s),"
-        f" (SELECT COUNT(*) FROM {DirsGame._meta.db_table} g WHERE g.rated AND (g.white_id = %s OR g.black_id = %s))"
-    )
-
-
-def _count_params(player_id: int) -> list:
-    return [player_id, Engine.GORBUNOV, player_id, *sorted(MAHJONG), player_id, player_id, player_id]
-
-
-def history_counts(player_id: int) -> dict[str, int]:
-    """How many changes the player has in each system (the answer's ``paging.count``): read when an answer is built."""
-    row = fetch(_count_sql(), _count_params(player_id))[0]
-    return dict(zip(SYSTEMS, row, strict=True))
+    return {
+        "gorbunov": RatingChange.objects.filter(
+            player_id=player_id, rating_list__engine=Engine.GORBUNOV, rating_list__is_active=True
+        ).count(),
+        "mahjong": RatingEntry.objects.filter(
+            player_id=player_id,
+            snapshot__rating_list__engine__in=sorted(MAHJONG),
+            snapshot__rating_list__is_active=True,
+        ).count(),
+        "preferans": DealResult.objects.filter(player_id=player_id).count(),
+        "dirs": DirsGame.objects.filter(Q(rated=True) & (Q(white_id=player_id) | Q(black_id=player_id))).count(),
+    }
 
 
 def _float(name: str):
@@ -191,22 +139,10 @@ def _union(player_id: int, system: str, ru: bool):
     return union.order_by(F("h_day").desc(nulls_last=True), F("h_order").desc())
 
 
-@functools.cache
-def _page(system: str, ru: bool) -> Statement:
-    return Statement(lambda id, day, offset, limit: _union(id, system, ru)[offset : offset + limit])
-
-
 def counts_and_page(player_id: int, *, system: str, offset: int, limit: int, language: str):
-    """(the counts of ``history_counts``, the page's items): the two statements sent together on PostgreSQL."""
-    statement = _page(system, not language.startswith("en"))
-    if connection.vendor != "postgresql":
-        return history_counts(player_id), history_page(
-            player_id, statement.run(id=player_id, limit=limit, offset=offset), language
-        )
-    counts, page = fetch_together(
-        [(_count_sql(), _count_params(player_id)), statement.sql(id=player_id, limit=limit, offset=offset)]
-    )
-    return dict(zip(SYSTEMS, counts[0], strict=True)), history_page(player_id, page, language)
+    """(the counts of ``history_counts``, the page's items)."""
+    rows = list(_union(player_id, system, not language.startswith("en"))[offset : offset + limit])
+    return history_counts(player_id), history_page(player_id, rows, language)
 
 
 def history_page(player_id: int, page: list[tuple], language: str) -> list[dict]:

@@ -4,14 +4,21 @@ what the pages show. A bounded number of queries per answer whatever the page si
 from __future__ import annotations
 
 import datetime as dt
+import math
 
 from django.db.models import Max, QuerySet
 from django.urls import reverse
 from django.utils import translation
 
-from federation.api.v1.lists import DATED
 from federation.models import Player
 from ratings.models import Engine, RatingList
+
+DATED = {Engine.GORBUNOV, Engine.MAHJONG_RR, Engine.MAHJONG_CRR, Engine.MAHJONG_ONLINE}
+MAHJONG = {Engine.MAHJONG_RR, Engine.MAHJONG_CRR, Engine.MAHJONG_ONLINE}
+
+
+def paging(count: int, page: int, per_page: int) -> dict:
+    return {"count": count, "page": page, "per_page": per_page, "pages": max(1, math.ceil(count / per_page))}
 
 
 def public_lists() -> QuerySet[RatingList]:

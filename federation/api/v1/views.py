@@ -17,9 +17,9 @@ from django.utils.translation import gettext as _
 from ninja import Path, Query
 from pydantic import BeforeValidator, StringConstraints, WithJsonSchema
 
-from federation import bounds
+from federation import bounds, versions
 from federation.api.common import ApiError, JsonApi, install_error_handlers
-from federation.api.http import AnonymousRate, etag_for, versioned_answer
+from federation.api.http import AnonymousRate, cached_json
 from federation.api.v1 import history as history_reads
 from federation.api.v1 import lists as list_reads
 from federation.api.v1 import reads
@@ -50,14 +50,11 @@ DESCRIPTION = """The federation's rating lists, players, tournaments and calcula
   `message` says so when the list shown is not dated exactly so.
 - Language: names, explanations, reasons, messages and error messages are in `?lang=ru` or `?lang=en`; without it,
   in the language of the `Accept-Language` header; Russian by default. Field names are never translated.
-- `ETag` and `Last-Modified` come from the publication shown; send `If-None-Match` or `If-Modified-Since` and get
-  304 when nothing changed. Anonymous clients get a rate limit: 429 with `Retry-After` (seconds).
+- `ETag` and `Last-Modified` come from what the answer shows (they change when it does); send `If-None-Match` or
+  `If-Modified-Since` and get 304 when nothing changed. Anonymous clients get a rate limit: 429 with
+  `Retry-After` (seconds).
 - Version 1: fields may be added within v1; none is removed, renamed or changes its meaning (see the README).
 """
-
-#: Part of every list's and history's ETag: changed when the answers' shape or wording changes, so that no answer
-#: stored by an older version of the code is served.
-SHAPE = "v1.2"
 
 
 def request_language(request: HttpRequest) -> str:
@@ -127,8 +124,7 @@ def _iso_date(value):
 IsoDate = Annotated[dt.date, BeforeValidator(_iso_date), WithJsonSchema({"type": "string", "format": "date"})]
 
 
-def _paging(count: int, page: int, per_page: int) -> dict:
-    return {"count": count, "page": page, "per_page": per_page, "pages": max(1, math.ceil(count / per_page))}
+_paging = reads.paging
 
 
 def _asked(date: dt.date | None, week: str | None) -> AskedDate:
@@ -183,39 +179,19 @@ def rating_list(
     """A list as of a date or week, as its page shows it: rank, player, rating, change, tournaments counted and the
     parts of the rating. Preferans and DIRS keep current leaderboards only (``as_of`` is null).
 
-    Built from the database once per version of the list (``lists``), then answered from the cache."""
+    Read through the list page's own selectors (``lists``), then answered from the cache until the list changes."""
     asked = _asked(date, week)
     language = request_language(request)
-    version = list_reads.list_version(slug)
-    if version is None:
-        raise _no_list(slug)
-    list_id, engine = version[0], version[1]
-    etag = etag_for(SHAPE, "list", slug, *version, league, page, per_page, language, asked.day)
-
-    def build():
-        item = list_reads.rating_list(version, slug)
-        urls = reads.Urls(language)
-        offset = (page - 1) * per_page
-        if engine in list_reads.DATED:
-            snapshot, message, count, rows = list_reads.dated_page(
-                list_id, engine, list_reads.day(version[5]), asked, offset=offset, limit=per_page
-            )
-            modified = snapshot.computed_at if snapshot else None
-        else:
-            snapshot, message, modified = None, "", list_reads.moment(version[9])
-            count, rows = list_reads.rows(engine, None, league=league, offset=offset, limit=per_page)
-        answer = {
-            "list": reads.list_info(item, urls),
-            "as_of": snapshot.as_of if snapshot else None,
-            "week": reads.iso_week(snapshot.as_of) if snapshot and engine == Engine.GORBUNOV else None,
-            "message": str(message),
-            "league": league if engine == Engine.PREFERANS else None,
-            "paging": _paging(count, page, per_page),
-            "entries": list_reads.entries_json(rows, language, urls.player(0).removesuffix("0/")),
-        }
-        return list_reads.dumps(answer), modified
-
-    return versioned_answer(request, etag, build)
+    item = _list_or_404(slug)
+    parts = ("list", asked.day, asked.error, league, page, per_page, language)
+    return cached_json(
+        request,
+        scopes=list_reads.scopes(item.engine),
+        parts=parts,
+        build=lambda: list_reads.page_of(
+            item, asked=asked, league=league, page=page, per_page=per_page, urls=reads.Urls(language)
+        ),
+    )
 
 
 @api.get("/lists/{slug}/dates/", response={200: DatesOut, **ERRORS}, url_name="list_dates", tags=["lists"])
@@ -293,29 +269,26 @@ def player_history(
 ):
     """Every change of the player's ratings, newest first, each with its explanation in the language asked.
 
-    Built from the database once per version of the player's history (``history``), then answered from the cache."""
+    Read from every system's changes (``history``), then answered from the cache until one of them changes."""
     language = request_language(request)
-    found = history_reads.history_version(id) if 0 < id < 2**63 else None
-    if found is None:
-        raise _no_player(id)
-    etag = etag_for(SHAPE, "history", id, *found["version"], system, page, per_page, language)
+    player = _player_or_404(id)
 
-    def build():
+    def build() -> dict:
         offset = (page - 1) * per_page
         counts, items = history_reads.counts_and_page(
             id, system=system, offset=offset, limit=per_page, language=language
         )
         count = sum(counts.values()) if system == "all" else counts[system]
-        prefix = reads.Urls(language).player(0).removesuffix("0/")
-        answer = {
-            "player": list_reads.player_json(found["player"], language, prefix),
+        return {
+            "player": reads.player_ref(player, reads.Urls(language)),
             "language": language,
             "paging": _paging(count, page, per_page),
             "history": items,
         }
-        return list_reads.dumps(answer), None
 
-    return versioned_answer(request, etag, build)
+    return cached_json(
+        request, scopes=versions.SCOPES, parts=("history", id, system, page, per_page, language), build=build
+    )
 
 
 @api.get(
