@@ -6,11 +6,9 @@ from federation.formatting import country as country_name
 from federation.models import Club, Player
 from federation.selectors import player_places, player_search
 
+
 #: ``django_filters.FilterSet`` under the name the rating lists' filters imported before issue 25 (``ratings/dirs``);
 #: the lead removes it once no branch uses it.
-LeanFilterSet = django_filters.FilterSet
-
-
 class PlayerFilter(django_filters.FilterSet):
     q = django_filters.CharFilter(
         label=_("Name"),

@@ -132,19 +132,3 @@ def plain_explanation(text: str, language: str | None = None) -> str:
         if needed in text:
             text = pattern.sub(replacement, text)
     return text
-
-
-# Kept only for the sections of the other issue-25 branches until they merge: the same text as the functions above
-# (the faster copies are gone). Deleted in the commit after this one.
-def rating_writer(places: int):
-    return lambda value: rating(value, places)
-
-
-def number_html(places: int, language: str, *, signed: bool = False):
-    from django.utils.html import escape
-
-    return lambda value: escape(delta(value, places) if signed else rating(value, places))
-
-
-def day_writer(language: str):
-    return day

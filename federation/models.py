@@ -159,13 +159,6 @@ class Player(models.Model):
             return self.full_name_latin
         return self.full_name
 
-    @staticmethod
-    def name_in(language: str, last_name: str, first_name: str, last_name_latin: str, first_name_latin: str) -> str:
-        """Kept only for the other issue-25 branches until they merge; deleted in the commit after this one."""
-        if language.startswith("en") and last_name_latin:
-            return " ".join(part for part in (last_name_latin, first_name_latin) if part)
-        return " ".join(part for part in (last_name, first_name) if part)
-
 
 colour_validator = RegexValidator(r"^#[0-9a-fA-F]{6}$", _("A colour as #RRGGBB, e.g. #1f4e79."))
 

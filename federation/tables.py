@@ -167,34 +167,3 @@ class PlayerResultTable(tables.Table):
 
     def order_city(self, queryset, is_descending):
         return _results_by(queryset, "tournament__city", is_descending)
-
-
-# Kept only for the tables and sections of the other issue-25 branches until they merge (ordinary versions of the
-# lean machinery's helpers). Deleted in the commit after this one.
-from django.urls import reverse  # noqa: E402
-
-from federation.table_rows import EMPTY  # noqa: E402
-
-PLAYER_NAME_FIELDS = ("player__last_name", "player__first_name", "player__last_name_latin", "player__first_name_latin")
-
-
-def columns_copied_once(table_class):
-    return table_class
-
-
-def url_with_id(viewname: str, pk: int) -> str:
-    return reverse(viewname, args=[pk])
-
-
-def id_urls(viewname: str):
-    return lambda pk: reverse(viewname, args=[pk])
-
-
-def row_name(row: dict, language: str) -> str:
-    return Player.name_in(language, *(row[field] for field in PLAYER_NAME_FIELDS))
-
-
-def empty_or(value, make=None):
-    if value is None or value == "":
-        return EMPTY
-    return value if make is None else make(value)

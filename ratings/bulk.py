@@ -38,6 +38,7 @@ def copy_rows(model, columns: Sequence[str], rows: Iterable[Sequence], *, binary
     fields = {field.attname: field for field in model._meta.concrete_fields}
     selected = [fields[name] for name in columns]
     json_at = [i for i, field in enumerate(selected) if field.get_internal_type() == "JSONField"]
+    # COPY is PostgreSQL's bulk load (a million deals in under two minutes, issue 12); SQLite has none.
     if connection.vendor != "postgresql":
         return _insert(model, columns, rows, json_at if json_text else [])
     names = ", ".join(connection.ops.quote_name(field.column) for field in selected)
@@ -77,6 +78,8 @@ def update_rows(model, key: str, columns: Sequence[str], rows: Sequence[Sequence
         return 0
     fields = {field.attname: field for field in model._meta.concrete_fields}
     selected = [fields[key], *(fields[name] for name in columns)]
+    # One UPDATE ... FROM unnest(...) on PostgreSQL (bulk_update writes a CASE per row and column); SQLite has no
+    # arrays to unnest.
     if connection.vendor != "postgresql":
         keys = [row[0] for row in rows]
         pks = dict(model.objects.filter(**{f"{key}__in": keys}).values_list(key, "pk"))
@@ -132,7 +135,7 @@ def reserve_ids(model, count: int) -> Sequence[int]:
         return []
     table, pk = model._meta.db_table, model._meta.pk.column
     with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
+        if connection.vendor == "postgresql":  # PostgreSQL's sequence; SQLite has none (see the docstring)
             cursor.execute(
                 "SELECT min(v), max(v), CASE WHEN max(v) - min(v) + 1 = count(*) THEN NULL "
                 "ELSE array_agg(v ORDER BY v) END "

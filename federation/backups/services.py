@@ -82,7 +82,7 @@ def _dbbackup() -> None:
     def command() -> None:
         call_command("dbbackup", clean=True, interactive=False, verbosity=0)
 
-    if connection.vendor != "postgresql":
+    if connection.vendor != "postgresql":  # SQLite's backup reads the database through the caller's connection
         command()
         return
     failure: list[BaseException] = []
@@ -103,10 +103,7 @@ def _dbbackup() -> None:
 
 
 def _check_archive(path: Path) -> None:
-    if not path.is_file():
-        raise RestoreError(_("There is no file %(path)s.") % {"path": path})
-    if connection.vendor != "postgresql":
-        return
+    """A PostgreSQL backup that ``pg_restore`` can read."""
     checked = subprocess.run(["pg_restore", "--list", str(path)], capture_output=True, text=True, check=False)
     if checked.returncode != 0:
         raise RestoreError(
@@ -139,8 +136,11 @@ def backup_restore(*, path: Path | None = None) -> Path:
             raise RestoreError(_("No backup in %(directory)s.") % {"directory": settings.BACKUP_DIR})
         path = kept[0]["path"]
     path = Path(path)
-    _check_archive(path)
+    if not path.is_file():
+        raise RestoreError(_("There is no file %(path)s.") % {"path": path})
+    # PostgreSQL's archive is checked, then restored into an emptied schema; SQLite's backup is a whole file.
     if connection.vendor == "postgresql":
+        _check_archive(path)
         _drop_every_table()
     connection.close()
     call_command("dbrestore", input_path=str(path), interactive=False, verbosity=0)
