@@ -39,9 +39,10 @@ def installed_admin_hooks(name: str) -> list:
 
 @admin.register(Club)
 class ClubAdmin(AuditedHistoryAdmin):
-    list_display = ["name", "city", "country"]
+    list_display = ["name", "name_en", "city", "country"]
     list_filter = ["country"]
-    search_fields = ["name", "city"]
+    search_fields = ["name", "name_en", "city"]
+    fields = [("name", "name_en"), "city", "country"]
 
 
 @admin.register(BotLevel)

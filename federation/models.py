@@ -9,6 +9,9 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from federation.i18n import current_language
+from federation.latin import display
+
 country_code_validator = RegexValidator(r"^[A-Z]{2}$", _("Use the two-letter country code, e.g. RU."))
 
 
@@ -17,8 +20,14 @@ def normalize_name(text: str) -> str:
     return " ".join(text.lower().replace("ё", "е").split())
 
 
+#: The English name staff may type for a club, a tournament or a rating list; left blank, the English pages show the
+#: passport transliteration of the Russian name (``federation.latin.display``).
+ENGLISH_NAME_HELP = _("Leave blank to show the Russian name in Latin letters (passport transliteration).")
+
+
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=200)
+    name_en = models.CharField(_("name (English)"), max_length=200, blank=True, help_text=ENGLISH_NAME_HELP)
     city = models.CharField(_("city"), max_length=100, blank=True)
     country = models.CharField(_("country"), max_length=2, default="RU", validators=[country_code_validator])
 
@@ -31,7 +40,14 @@ class Club(models.Model):
         constraints = [models.UniqueConstraint(fields=["name", "city"], name="club_unique_name_city")]
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.city})" if self.city else self.name
+        """The name and city in the reader's alphabet (the filters' and the admin's choices show it)."""
+        language = current_language()
+        name = self.display_name(language)
+        return f"{name} ({display(self.city, language=language)})" if self.city else name
+
+    def display_name(self, language: str) -> str:
+        """The club's name in the reader's alphabet (``federation.latin.display``)."""
+        return display(self.name, self.name_en, language=language)
 
 
 class BotLevel(models.Model):
@@ -154,10 +170,9 @@ class Player(models.Model):
         return " ".join(part for part in (self.last_name_latin, self.first_name_latin) if part)
 
     def display_name(self, language: str) -> str:
-        """The name in the visitor's alphabet: Latin for English when we have it, Cyrillic otherwise."""
-        if language.startswith("en") and self.last_name_latin:
-            return self.full_name_latin
-        return self.full_name
+        """The name in the visitor's alphabet: on the English pages the Latin name staff typed, else the passport
+        transliteration of the Cyrillic one (``federation.latin.display``)."""
+        return display(self.full_name, self.full_name_latin if self.last_name_latin else "", language=language)
 
 
 colour_validator = RegexValidator(r"^#[0-9a-fA-F]{6}$", _("A colour as #RRGGBB, e.g. #1f4e79."))
@@ -203,7 +218,12 @@ class SiteIdentity(models.Model):
         super().save(*args, **kwargs)
 
     def localised(self, field: str, language: str) -> str:
-        value = getattr(self, field)
+        """A text (description, about, contact) in the reader's language: the English pages show only the English
+        text, never the Russian one in its place (a page with no English text says so, ``federation.views``)."""
         if language.startswith("en"):
-            return getattr(self, f"{field}_en", "") or value
-        return value
+            return getattr(self, f"{field}_en", "")
+        return getattr(self, field)
+
+    def display_name(self, language: str) -> str:
+        """The federation's name in the reader's alphabet: the English name, else the Russian one transliterated."""
+        return display(self.name, self.name_en, language=language)

@@ -101,7 +101,12 @@ def about(request):
     return render(
         request,
         "federation/text_page.html",
-        {"title": _("About the federation"), "text": identity.localised("about", language), "page": "about"},
+        {
+            "title": _("About the federation"),
+            "text": identity.localised("about", language),
+            "russian_only": bool(identity.about),
+            "page": "about",
+        },
     )
 
 
@@ -115,6 +120,7 @@ def contact(request):
         {
             "title": _("Contact"),
             "text": identity.localised("contact", language),
+            "russian_only": bool(identity.contact),
             "email": identity.email,
             "page": "contact",
         },

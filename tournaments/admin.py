@@ -99,7 +99,7 @@ class TournamentAdmin(AuditedHistoryAdmin):
     list_display = ["name", "discipline", "end_date", "city", "status", "coefficient", "accreditation", "organiser"]
     list_filter = ["discipline", "status", "accredited", ("end_date", admin.DateFieldListFilter)]
     list_select_related = ["organiser"]
-    search_fields = ["name", "city"]
+    search_fields = ["name", "name_en", "city"]
     date_hierarchy = "end_date"
     actions = ["submit", "approve", "return_to_draft"]
     #: The fieldsets of each discipline; the page shows only the tournament's own, open (a collapsed section hides
@@ -125,7 +125,18 @@ class TournamentAdmin(AuditedHistoryAdmin):
             obj.discipline if obj is not None else request.POST.get("discipline", request.GET.get("discipline"))
         )
         common = [
-            (None, {"fields": ["discipline", "name", ("start_date", "end_date"), ("city", "country"), "organiser"]}),
+            (
+                None,
+                {
+                    "fields": [
+                        "discipline",
+                        ("name", "name_en"),
+                        ("start_date", "end_date"),
+                        ("city", "country"),
+                        "organiser",
+                    ]
+                },
+            ),
             (_("Status"), {"fields": [("status", "submitted_at"), ("approved_by", "approved_at")]}),
         ]
         if obj is not None:

@@ -1,9 +1,10 @@
 """``{% load fmt %}``: the template side of ``federation.formatting`` (one way to write numbers and dates)."""
 
 from django import template
-from django.utils.translation import get_language
 
 from federation import formatting
+from federation.i18n import current_language
+from federation.latin import display
 
 register = template.Library()
 
@@ -51,18 +52,23 @@ def plain(text):
 
 
 @register.filter
-def name(player):
-    """A player's name in the reader's alphabet (Latin on the English pages when known)."""
-    if player is None:
+def name(thing):
+    """A name in the reader's alphabet, the one way every page writes a name: an object's ``display_name`` (player,
+    club, tournament, rating list, Go registration, the federation), or a plain text such as a city, a bot level or a
+    name a view already chose (``federation.latin.display``: as typed on the Russian pages, the passport
+    transliteration on the English ones; a Latin text passes through)."""
+    if thing is None or thing == "":
         return ""
-    return player.display_name(get_language() or "ru")
+    language = current_language()
+    if isinstance(thing, str):
+        return display(thing, language=language)
+    return thing.display_name(language)
 
 
 @register.filter
 def other_name(player):
-    """The player's name in the other alphabet, shown beside the first (empty when there is none)."""
-    if player is None:
+    """The player's Latin name on the Russian pages, shown beside the Cyrillic one (empty when there is none, and on
+    the English pages, which show no Cyrillic)."""
+    if player is None or current_language().startswith("en"):
         return ""
-    if (get_language() or "ru").startswith("en"):
-        return player.full_name if player.last_name_latin else ""
     return player.full_name_latin
