@@ -37,15 +37,26 @@ def transliterate(text: str) -> str:
     return "".join(out)
 
 
-def display(text: str, english: str = "", *, language: str) -> str:
+def display(text: str | None, english: str | None = "", *, language: str) -> str:
     """A name as a page in ``language`` shows it: on the Russian pages as typed; on the English pages the English
     name staff typed, else the passport transliteration of the Russian one (a Latin name passes through as it is).
 
     The one rule behind every model's ``display_name`` and the ``name`` template filter (``federation.templatetags``).
     """
     if not language.startswith("en"):
-        return text
-    return english or transliterate(text)
+        return text or ""
+    return english or transliterate(text or "")
+
+
+def name_of(thing, language: str) -> str:
+    """A name as a page shows it: an object's own ``display_name`` (a player, club, tournament, rating list, Go
+    registration, the federation), or a plain text such as a city, a bot level or a name a view already chose
+    (``display``). What the ``name`` template filter and the tables' downloads write."""
+    if thing is None or thing == "":
+        return ""
+    if isinstance(thing, str):
+        return display(thing, language=language)
+    return thing.display_name(language)
 
 
 def to_ascii(text: str) -> str:

@@ -4,7 +4,7 @@ from django import template
 
 from federation import formatting
 from federation.i18n import current_language
-from federation.latin import display
+from federation.latin import name_of
 
 register = template.Library()
 
@@ -57,12 +57,7 @@ def name(thing):
     club, tournament, rating list, Go registration, the federation), or a plain text such as a city, a bot level or a
     name a view already chose (``federation.latin.display``: as typed on the Russian pages, the passport
     transliteration on the English ones; a Latin text passes through)."""
-    if thing is None or thing == "":
-        return ""
-    language = current_language()
-    if isinstance(thing, str):
-        return display(thing, language=language)
-    return thing.display_name(language)
+    return name_of(thing, current_language())
 
 
 @register.filter

@@ -119,7 +119,7 @@ def list_view(*, snapshot: RatingSnapshot) -> ListRows:
 #: What a list's table and download show of a player: the name in either alphabet, the city and the club's name.
 _PLAYER_FIELDS = (
     *("player__last_name", "player__first_name", "player__last_name_latin", "player__first_name_latin"),
-    *("player__city", "player__country", "player__club__name"),
+    *("player__city", "player__country", "player__club__name", "player__club__name_en"),
 )
 
 

@@ -10,6 +10,7 @@ from django.db.models import Max, QuerySet
 from django.urls import reverse
 from django.utils import translation
 
+from federation.latin import display
 from federation.models import Player
 from ratings.models import Engine, RatingList
 
@@ -58,6 +59,7 @@ def player_ref(player: Player, urls: Urls) -> dict:
         "id": player.pk,
         "name": player.display_name(urls.language),
         "city": player.city or "",
+        "display_city": display(player.city, language=urls.language),
         "country": player.country or "",
         "url": urls.player(player.pk),
     }
@@ -163,10 +165,12 @@ def tournament_ref(tournament, urls: Urls) -> dict:
     return {
         "id": tournament.pk,
         "name": tournament.name,
+        "display_name": tournament.display_name(urls.language),
         "discipline": tournament.discipline,
         "start_date": tournament.start_date,
         "end_date": tournament.end_date,
         "city": tournament.city or "",
+        "display_city": display(tournament.city, language=urls.language),
         "country": tournament.country or "",
         "participants": count if count is not None else (tournament.participants or 0),
         "url": urls.tournament(tournament.pk),
@@ -243,7 +247,9 @@ def tournament_detail(tournament, urls: Urls) -> dict:
             {
                 "place": r.place,
                 "player": player_ref(r.player, urls) if r.player_id else None,
-                "name": r.player.display_name(language) if r.player_id else r.participant_name,
+                "name": r.player.display_name(language)
+                if r.player_id
+                else display(r.participant_name, language=language),
             }
             for r in results
         ],

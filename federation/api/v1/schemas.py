@@ -21,8 +21,14 @@ class Page(Schema):
 
 class PlayerRef(Schema):
     id: int
-    name: str = Field(description="in the requested language's alphabet where the federation has it")
-    city: str
+    name: str = Field(
+        description="as the site shows it in the requested language: in English the Latin name the federation typed, "
+        "else the Russian one in Latin letters (passport transliteration)"
+    )
+    city: str = Field(description="as stored (in Russian for a Russian city)")
+    display_city: str = Field(
+        default="", description="the city as the site shows it in the requested language (English: Latin letters)"
+    )
     country: str
     url: str = Field(description="the player's page on the site")
 
@@ -91,7 +97,8 @@ class SystemRating(Schema):
 
 
 class PlayerOut(PlayerRef):
-    club: str
+    club: str = Field(description="as stored")
+    display_club: str = Field(default="", description="the club's name as the site shows it in the requested language")
     latin_name: str
     ratings: list[SystemRating]
 
@@ -117,11 +124,17 @@ class HistoryOut(Schema):
 
 class TournamentRef(Schema):
     id: int
-    name: str
+    name: str = Field(description="as stored (in Russian for a Russian tournament)")
+    display_name: str = Field(
+        default="",
+        description="as the site shows it in the requested language: in English the English name the federation "
+        "typed, else the Russian one in Latin letters (passport transliteration)",
+    )
     discipline: str
     start_date: datetime.date
     end_date: datetime.date
-    city: str
+    city: str = Field(description="as stored")
+    display_city: str = Field(default="", description="the city as the site shows it in the requested language")
     country: str
     participants: int
     url: str

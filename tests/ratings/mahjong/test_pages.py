@@ -14,6 +14,7 @@ from django.core.cache import caches
 from openpyxl import load_workbook
 
 from federation.formatting import plain_explanation
+from federation.latin import transliterate
 from ratings.mahjong import services
 from ratings.mahjong.history import mahjong_history_import
 from ratings.models import RatingEntry, RatingList, RatingSnapshot
@@ -134,7 +135,7 @@ def test_a_row_shows_the_entry(client):
             f'<td class="col-rating text-end text-nowrap">{entry.rating:.2f}</td>'
             f'<td class="text-end text-nowrap"><span class="{css}">{entry.delta:+.2f}</span></td>'
             f'<td class="d-md-table-cell d-none text-end">{entry.events}</td>'
-            f'<td class="d-md-table-cell d-none">{entry.player.city}</td></tr>'
+            f'<td class="d-md-table-cell d-none">{transliterate(entry.player.city)}</td></tr>'
         )
         assert row in text
         assert f"{entry.rating:.2f}".replace(".", ",") in ru
