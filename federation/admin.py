@@ -16,7 +16,7 @@ from django.utils.translation import ngettext
 
 from federation.admin_security import AuditedHistoryAdmin, FederationModelAdmin
 from federation.logo import LOGO_MAX_BYTES, logo_from_upload
-from federation.models import BotLevel, Club, Player, SiteIdentity
+from federation.models import BotLevel, CityName, Club, Player, SiteIdentity
 from federation.selectors import player_label, player_likely_duplicates, player_search
 from federation.services import player_merge
 
@@ -43,6 +43,15 @@ class ClubAdmin(AuditedHistoryAdmin):
     list_filter = ["country"]
     search_fields = ["name", "name_en", "city"]
     fields = [("name", "name_en"), "city", "country"]
+
+
+@admin.register(CityName)
+class CityNameAdmin(AuditedHistoryAdmin):
+    """The English names of cities (issue 28): typed once, shown on the English pages for every player, club and
+    tournament written in that city; a city without one is shown transliterated."""
+
+    list_display = ["name", "name_en"]
+    search_fields = ["name", "name_en"]
 
 
 @admin.register(BotLevel)

@@ -4,8 +4,7 @@ from django.utils.translation import gettext_lazy as _
 
 from federation.formatting import country as country_name
 from federation.i18n import current_language
-from federation.latin import display
-from federation.models import Club, Player
+from federation.models import Club, Player, city_name
 from federation.selectors import player_places, player_search
 
 
@@ -39,7 +38,7 @@ def _set_place_choices(filterset: django_filters.FilterSet, cities, countries) -
     # Cities in the reader's alphabet (``federation.latin.display``: Latin on the English pages), sorted as shown;
     # the value stays the city as stored, which is what the rows are filtered by.
     language = current_language()
-    shown = sorted(((city, display(city, language=language)) for city in cities), key=lambda pair: pair[1].lower())
+    shown = sorted(((city, city_name(city, language)) for city in cities), key=lambda pair: pair[1].lower())
     filterset.filters["city"].extra["choices"] = shown
     # Countries by name in the reader's language, sorted by that name (federation.formatting.country).
     named = sorted(((code, country_name(code)) for code in countries), key=lambda pair: pair[1])

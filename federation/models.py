@@ -1,6 +1,7 @@
 """The member registry: clubs and players (bots included), with their names in Cyrillic and in Latin."""
 
 from django.conf import settings
+from django.core.cache import cache
 from django.core.validators import MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import F, Q, Value
@@ -43,11 +44,64 @@ class Club(models.Model):
         """The name and city in the reader's alphabet (the filters' and the admin's choices show it)."""
         language = current_language()
         name = self.display_name(language)
-        return f"{name} ({display(self.city, language=language)})" if self.city else name
+        return f"{name} ({city_name(self.city, language)})" if self.city else name
 
     def display_name(self, language: str) -> str:
         """The club's name in the reader's alphabet (``federation.latin.display``)."""
         return display(self.name, self.name_en, language=language)
+
+
+#: The English names of cities in Django's cache (``city_name``), deleted when staff save or delete one
+#: (``federation.apps``).
+CITY_NAMES_KEY = "federation:city-names"
+CITY_NAMES_SECONDS = 60
+
+
+def english_city_names() -> dict[str, str]:
+    """Every English name staff typed, by the city as written: a small table read on every English page that shows a
+    city, so kept in the cache; a cache that is down makes it a query, never an error. The pages that show cities
+    are in the "registry" scope, so a save gives them a new version at once (``federation.versions``)."""
+    names = cache.get(CITY_NAMES_KEY)
+    if names is None:
+        names = dict(CityName.objects.values_list("name", "name_en"))
+        cache.set(CITY_NAMES_KEY, names, CITY_NAMES_SECONDS)
+    return names
+
+
+def city_name(city: str | None, language: str) -> str:
+    """A city as a page in ``language`` shows it: as written on the Russian pages; on the English ones the English
+    name staff typed for it (``CityName``), else the passport transliteration (``federation.latin.display``). A city
+    is a text on players, clubs and tournaments, not a row of its own, so its English name is found by that text."""
+    if not city:
+        return ""
+    if not language.startswith("en"):
+        return city
+    return display(city, english_city_names().get(city, ""), language=language)
+
+
+def forget_city_names(**kwargs) -> None:
+    """Signal receiver: the next page reads the table again."""
+    cache.delete(CITY_NAMES_KEY)
+
+
+class CityName(models.Model):
+    """A city's English name, typed by staff once for every player, club and tournament written in that city
+    (``city_name``); a city without one is shown in Latin letters by the passport transliteration."""
+
+    name = models.CharField(
+        _("city"), max_length=100, unique=True, help_text=_("As players, clubs and tournaments write it, e.g. Москва.")
+    )
+    name_en = models.CharField(_("name (English)"), max_length=100, help_text=_("For the English pages, e.g. Moscow."))
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("English name of a city")
+        verbose_name_plural = _("English names of cities")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return f"{self.name} → {self.name_en}"
 
 
 class BotLevel(models.Model):

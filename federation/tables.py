@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from federation import formatting
 from federation.i18n import current_language
 from federation.latin import name_of
-from federation.models import Player
+from federation.models import Player, city_name
 from tournaments.models import Discipline
 
 # Phone-first tables (issue 16): place, player and rating come first and always show; a number never wraps; the
@@ -95,6 +95,13 @@ class NameColumn(tables.Column):
         return name_of(value, current_language())
 
 
+class CityColumn(tables.Column):
+    """A column of cities: the download writes each as the page does (``federation.cities.city_name``)."""
+
+    def value(self, value, **kwargs):
+        return city_name(value, current_language())
+
+
 class PlayerIdColumn(tables.Column):
     """The player's id, in the downloads only: it tells namesakes apart (hidden on the page)."""
 
@@ -108,7 +115,7 @@ class PlayerTable(tables.Table):
 
     player_id = PlayerIdColumn(accessor="pk")
     name = tables.Column(verbose_name=_("Player"), accessor="last_name", order_by=("search_name", "id"), attrs=NAME)
-    city = NameColumn(verbose_name=_("City"))
+    city = CityColumn(verbose_name=_("City"))
     club = NameColumn(verbose_name=_("Club"), accessor="club", order_by=("club__name",), attrs=FOLD)
     country = tables.Column(verbose_name=_("Country"), attrs=FOLD)
     tournament_count = tables.Column(verbose_name=_("Tournaments"), attrs=NUMBER)
@@ -158,7 +165,7 @@ class PlayerResultTable(tables.Table):
         attrs={"th": {"class": "text-end"}, "td": {"class": "text-end text-muted"}},
     )
     discipline = tables.Column(verbose_name=_("Discipline"), accessor="tournament__discipline", attrs=FOLD)
-    city = NameColumn(verbose_name=_("City"), accessor="tournament__city", attrs=FOLD)
+    city = CityColumn(verbose_name=_("City"), accessor="tournament__city", attrs=FOLD)
 
     class Meta:
         order_by = ("-date",)

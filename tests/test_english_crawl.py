@@ -20,7 +20,7 @@ from urllib.parse import parse_qsl, urljoin, urlsplit
 import pytest
 from django.core.management import call_command
 
-from federation.models import Club, Player, SiteIdentity
+from federation.models import CityName, Club, Player, SiteIdentity
 from ratings.models import RatingList
 from tournaments.go.models import Registration
 from tournaments.models import Tournament, TournamentStatus
@@ -141,7 +141,9 @@ def test_the_english_site_shows_no_cyrillic_when_english_names_are_blank(client,
     assert "/en/ratings/mahjong/mahjong-rr/" in seen
 
 
-def test_english_names_typed_by_staff_are_shown_as_typed(client, cyrillic_federation):
+def test_english_names_typed_by_staff_are_shown_as_typed(
+    client, cyrillic_federation, django_capture_on_commit_callbacks
+):
     """What staff type in an English field is the English name, Cyrillic letters and all (a name they chose to keep
     as it is); the crawl allows exactly those texts."""
     club = Club.objects.filter(players__isnull=False).first()
@@ -156,11 +158,16 @@ def test_english_names_typed_by_staff_are_shown_as_typed(client, cyrillic_federa
     player = club.players.first()
     player.last_name_latin, player.first_name_latin = "Ivanoff", "Ivan"
     player.save()
+    with django_capture_on_commit_callbacks(execute=True):  # the pages' versions move on when the write commits
+        CityName.objects.create(name=player.city, name_en="The City")
 
     tournament_page = client.get(f"/en/tournaments/{tournament.pk}/").content.decode()
     assert "<title>Cup of the Южный ветер ·" in tournament_page
     assert "Tenpai Club" in client.get(f"/en/players/{player.pk}/").content.decode()
     assert "Ivanoff Ivan" in client.get(f"/en/players/{player.pk}/").content.decode()
+    players = client.get("/en/players/").content.decode()
+    assert f'<option value="{player.city}">The City</option>' in players  # the city filter
+    assert "<td>The City</td>" in players
     list_page = client.get("/en/ratings/mahjong/mahjong-rr/").content.decode()
     assert "<title>Riichi Rating ·" in list_page
     assert tournament.name in client.get(f"/tournaments/{tournament.pk}/").content.decode()  # Russian as before

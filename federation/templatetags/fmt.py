@@ -5,6 +5,7 @@ from django import template
 from federation import formatting
 from federation.i18n import current_language
 from federation.latin import name_of
+from federation.models import city_name
 
 register = template.Library()
 
@@ -58,6 +59,13 @@ def name(thing):
     name a view already chose (``federation.latin.display``: as typed on the Russian pages, the passport
     transliteration on the English ones; a Latin text passes through)."""
     return name_of(thing, current_language())
+
+
+@register.filter
+def city(value):
+    """A city in the reader's alphabet: the English name staff typed for it, else transliterated
+    (``federation.cities.city_name``)."""
+    return city_name(value, current_language())
 
 
 @register.filter

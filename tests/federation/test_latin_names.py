@@ -131,3 +131,20 @@ def test_the_english_names_are_edited_in_the_admin(client):
     assert saved.status_code == 302
     club.refresh_from_db()
     assert club.name_en == "Tenpai Riichi Club"
+
+
+@pytest.mark.django_db
+def test_a_city_s_english_name_typed_once_serves_every_page(client, django_capture_on_commit_callbacks):
+    from federation.models import CityName, city_name
+
+    PlayerFactory(city="Санкт-Петербург", last_name="Щукин", last_name_latin="")
+    assert city_name("Санкт-Петербург", "en") == "Sankt-Peterburg"
+    assert "Sankt-Peterburg" in client.get("/en/players/").content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        CityName.objects.create(name="Санкт-Петербург", name_en="Saint Petersburg")
+    assert city_name("Санкт-Петербург", "en") == "Saint Petersburg"
+    assert city_name("Санкт-Петербург", "ru") == "Санкт-Петербург"
+    page = client.get("/en/players/").content.decode()
+    assert "<td>Saint Petersburg</td>" in page
+    assert '<option value="Санкт-Петербург">Saint Petersburg</option>' in page
+    assert "<td>Санкт-Петербург</td>" in client.get("/players/").content.decode()

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from federation.latin import display
-from federation.models import Player
+from federation.models import Player, city_name
 from ratings.models import Engine, RatingList
 
 DATED = {Engine.GORBUNOV, Engine.MAHJONG_RR, Engine.MAHJONG_CRR, Engine.MAHJONG_ONLINE}
@@ -59,7 +59,7 @@ def player_ref(player: Player, urls: Urls) -> dict:
         "id": player.pk,
         "name": player.display_name(urls.language),
         "city": player.city or "",
-        "display_city": display(player.city, language=urls.language),
+        "display_city": city_name(player.city, urls.language),
         "country": player.country or "",
         "url": urls.player(player.pk),
     }
@@ -170,7 +170,7 @@ def tournament_ref(tournament, urls: Urls) -> dict:
         "start_date": tournament.start_date,
         "end_date": tournament.end_date,
         "city": tournament.city or "",
-        "display_city": display(tournament.city, language=urls.language),
+        "display_city": city_name(tournament.city, urls.language),
         "country": tournament.country or "",
         "participants": count if count is not None else (tournament.participants or 0),
         "url": urls.tournament(tournament.pk),
