@@ -2,9 +2,13 @@
 Russian one (ICAO Doc 9303, as in Russian passports since 2014), through one rule (``federation.latin.display``)
 that every model's ``display_name``, the ``name`` template filter and the downloads use."""
 
+import re
+
 import pytest
 from django.template import Context, Template
 from django.utils import translation
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from federation.latin import display, name_of, transliterate
 from federation.models import Club, Player, SiteIdentity
@@ -148,3 +152,32 @@ def test_a_city_s_english_name_typed_once_serves_every_page(client, django_captu
     assert "<td>Saint Petersburg</td>" in page
     assert '<option value="Санкт-Петербург">Saint Petersburg</option>' in page
     assert "<td>Санкт-Петербург</td>" in client.get("/players/").content.decode()
+
+
+RUSSIAN = "абвгдеёжзийклмнопрстуфхцчшщъыьэюяАБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ"
+
+
+@settings(max_examples=200, deadline=None, database=None)
+@given(st.text(alphabet=st.sampled_from(RUSSIAN + " -«»().,0123456789AZaz"), max_size=40))
+def test_any_russian_name_comes_out_in_latin_letters(text):
+    shown = display(text, language="en")
+    assert set(shown) - set(text) <= set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    assert not re.search("[\u0400-\u04ff]", shown)
+    assert display(text, language="ru") == text
+
+
+@pytest.mark.django_db
+@settings(max_examples=40, deadline=None, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=st.text(max_size=120), name_en=st.text(max_size=120))
+def test_the_city_names_admin_saves_or_names_the_field(admin_client, name, name_en):
+    """Staff's new input: any text is saved as typed or refused with the field named, never a server error."""
+    from federation.models import CityName
+
+    before = CityName.objects.count()
+    response = admin_client.post("/admin/federation/cityname/add/", {"name": name, "name_en": name_en})
+    assert response.status_code in (200, 302)
+    if response.status_code == 200:
+        assert CityName.objects.count() == before
+        assert "errorlist" in response.content.decode()
+    else:
+        CityName.objects.filter(name=name.strip()).delete()
