@@ -8,8 +8,9 @@ connections, warm list requests at a median under 20 ms and a 99th percentile un
   the versions; Redis in production) is emptied before each request, so the request makes the versions again, reads
   the list or history from PostgreSQL through the pages' own selectors and writes the JSON. What a serving process
   keeps between requests whatever the data (Django's URL and translation tables) is kept, as it is after a
-  process's first few requests. warm: the same request again: the versions and the stored answer, from the cache. Medians of 200 requests each in one process (Django's test client, the whole middleware stack, PostgreSQL),
-  after 20 of warm-up, trivial and API taken in turn in blocks of 20 so both see the same machine.
+  process's first few requests. warm: the same request again: the versions and the stored answer, from the cache.
+  Medians of 200 requests each in one process (Django's test client, the whole middleware stack, PostgreSQL), after
+  20 of warm-up, trivial and API taken in turn in blocks of 20 so both see the same machine.
 - wrk: gunicorn (4 sync workers, the README's command) serving the same database, 8 connections, 2 threads, 10 s,
   after 10 s of warm-up; every request the same list page of 100 rows, answered in full (no If-None-Match): warm
   list requests, each taking the versions and the stored answer from the cache (each worker's own memory here;
