@@ -39,12 +39,6 @@ def country(value):
 
 
 @register.filter
-def export_as(url, kind):
-    """The same download address in another format: ``?…_export=csv`` → ``?…_export=xlsx``."""
-    return str(url).replace("_export=csv", f"_export={kind}")
-
-
-@register.filter
 def plain(text):
     """An engine's explanation without programmer's notation (``federation.formatting.plain_explanation``)."""
     return formatting.plain_explanation(text)

@@ -108,13 +108,6 @@ def list_rows(*, snapshot: RatingSnapshot, newest: bool) -> ListRows:
     return ListRows(snapshot=snapshot, newest=newest, entries=entries)
 
 
-def list_view(*, snapshot: RatingSnapshot) -> ListRows:
-    """``list_rows`` as the public API reads it (``federation.api.v1.lists``, converted after the pages): whether the
-    snapshot is the newest is read here."""
-    later = RatingSnapshot.objects.filter(rating_list_id=snapshot.rating_list_id, as_of__gt=snapshot.as_of)
-    return list_rows(snapshot=snapshot, newest=not later.exists())
-
-
 #: What a list's table and download show of a player: the name in either alphabet, the city and the club's name.
 _PLAYER_FIELDS = (
     *("player__last_name", "player__first_name", "player__last_name_latin", "player__first_name_latin"),
