@@ -168,8 +168,9 @@ def _semicolons(match: re.Match) -> str:
 def localized_numbers(text: str, language: str | None = None) -> str:
     """The decimal numbers and ISO dates of an engine's text written the reader's way, as every other number on the
     page (``formatting.rating``): 40,8 and 1959,26 on a Russian page, 40.8 and 1959.26 on an English one, the
-    decimals as the engine wrote them. Whole numbers are left as written (they read the same in both languages). On a Russian
-    page the arguments of ``min``/``max`` are separated by semicolons, so that a decimal comma cannot be misread.
+    decimals as the engine wrote them; a date as ``day`` writes it. Whole numbers are left as written (they read the
+    same in both languages). On a Russian page the arguments of ``min``/``max`` are separated by semicolons, so that
+    a decimal comma cannot be misread.
     """
     if not text:
         return text
