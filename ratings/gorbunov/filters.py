@@ -1,7 +1,7 @@
 import datetime as dt
 
 import django_filters
-from django.utils.translation import gettext as gettext_now
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from federation.filters import PlayerRowFilter
@@ -41,7 +41,7 @@ class ListFilter(PlayerRowFilter):
         for i, monday in enumerate(mondays):
             label = week_label(monday)
             if i == 0:
-                choices.append(("", gettext_now("%(week)s (current list)") % {"week": label}))
+                choices.append(("", gettext("%(week)s (current list)") % {"week": label}))
             else:
                 choices.append((iso_week(monday), label))
         self.filters["week"].extra["choices"] = choices
