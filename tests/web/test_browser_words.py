@@ -32,7 +32,10 @@ PAGE_LINKS = """() => ({
   scroll: document.documentElement.scrollWidth,
   links: [...document.querySelectorAll('nav .pagination a, nav .pagination .page-link, nav .pagination span')]
     .filter(el => el.offsetParent !== null)
-    .map(el => { const b = el.getBoundingClientRect(); return {text: el.textContent.trim(), left: b.left, right: b.right}; }),
+    .map(el => {
+      const b = el.getBoundingClientRect();
+      return {text: el.textContent.trim(), left: b.left, right: b.right};
+    }),
 })"""
 
 
@@ -72,7 +75,8 @@ def test_every_page_link_fits_a_320_px_phone_in_both_languages(live_server, brow
     for prefix in ("", "/en"):
         for address in _lists():
             response = page.goto(live_server.url + prefix + address)
-            assert response is not None and response.status == 200, address
+            assert response is not None, address
+            assert response.status == 200, address
             box = page.evaluate(PAGE_LINKS)
             if box["scroll"] > box["viewport"]:
                 problems.append(f"{prefix}{address}: scrolls sideways ({box['scroll']} > {box['viewport']} px)")
