@@ -60,7 +60,9 @@ def test_the_crosstable_gives_every_round_of_every_player(client):
     page = client.get(f"{EN}/{go.pk}/crosstable/").content.decode()
     assert "after round 2" in page
     # The colour letter carries its full name on hover (issue 28).
-    assert f'<td class="round win" title="P1">{number["P1"]}+<br><small><abbr title="white">w</abbr>1</small></td>' in page
+    assert (
+        f'<td class="round win" title="P1">{number["P1"]}+<br><small><abbr title="white">w</abbr>1</small></td>' in page
+    )
     assert "(withdrawn after round 1)" in page
     assert page.count('<tr id="line-') == 5
     page = client.get(f"{EN}/{go.pk}/crosstable/?round=1").content.decode()
