@@ -136,6 +136,8 @@ _DECIMAL = re.compile(r"(?<![\w.,])(\d{1,3}(?:[ \xa0\u202f]\d{3})+|\d+)\.(\d+)(?
 #: An ISO date in an engine's text (``restricted by rank before 2026-03-01``).
 _ISO_DAY = re.compile(r"(?<![\w-])(\d{4})-(\d{2})-(\d{2})(?![\w-])")
 #: min(…, …) and max(…, …) with a decimal comma inside read better with a semicolon between the arguments.
+#: A range the engines write as [0.5, 2] (the preferans Kd's limits): [0,5; 2] on a Russian page.
+_RANGE = re.compile(r"\[[^\[\]]*\]")
 _CALL = re.compile(r"\b(min|max)\(([^()]*(?:\([^()]*\)[^()]*)*)\)")
 
 
@@ -181,6 +183,8 @@ def localized_numbers(text: str, language: str | None = None) -> str:
         return text
     if russian and ("min(" in text or "max(" in text):
         text = _CALL.sub(_semicolons, text)
+    if russian and "[" in text:
+        text = _RANGE.sub(lambda match: match[0].replace(", ", "; "), text)
     language = "ru" if russian else "en"
     return _DECIMAL.sub(lambda match: _decimal(match, language), text)
 

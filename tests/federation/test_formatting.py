@@ -106,6 +106,7 @@ def test_an_engines_explanation_reads_without_the_rules_notation(language, engin
         # Arguments of min/max take a semicolon beside a decimal comma.
         ("ru", "Vf = min(12.5/30, 4) = 0.42", "Vf = min(12,5/30; 4) = 0,42"),
         ("en", "Vf = min(12.5/30, 4) = 0.42", "Vf = min(12.5/30, 4) = 0.42"),
+        ("ru", "в пределах [0.5, 2], = 1.2154", "в пределах [0,5; 2], = 1,2154"),
         # An ISO date as the page writes dates; what is not a number or a date is left alone.
         ("ru", "restricted by rank before 2026-03-01", "restricted by rank before 01.03.2026"),
         ("en", "restricted by rank before 2026-03-01", "restricted by rank before 1 Mar 2026"),
