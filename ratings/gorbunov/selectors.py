@@ -34,6 +34,13 @@ def gorbunov_lists() -> QuerySet[RatingList]:
     )
 
 
+def published_mondays(*, rating_list) -> list:
+    """The Mondays of the list's publications, newest first: the choices of the list page's week select."""
+    return list(
+        RatingSnapshot.objects.filter(rating_list=rating_list).order_by("-as_of").values_list("as_of", flat=True)
+    )
+
+
 def shown_list_snapshots(*, slug: str) -> QuerySet[RatingSnapshot]:
     """The publications of the active Gorbunov list ``slug``, one per rating week (``ratings.dates.shown_list`` picks
     the one to show), read with their list, with ``stored_players`` (how many players the list had that week, as the
