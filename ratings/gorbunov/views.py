@@ -21,7 +21,7 @@ from ratings.engines.common import FieldError
 from ratings.engines.gorbunov import week_start
 from ratings.gorbunov import selectors
 from ratings.gorbunov.calculator import CalculatorError, changes_for_every_place, tournament_inputs
-from ratings.gorbunov.filters import ListFilter, iso_week
+from ratings.gorbunov.filters import ListFilter, iso_week, week_label
 from ratings.gorbunov.tables import ListTable
 from ratings.models import Engine, RatingEntry, RatingList
 from tournaments.models import CardFormat, Discipline, Tournament, TournamentStatus
@@ -73,7 +73,7 @@ def list_detail(request, slug: str):
     paginate(request, table, per_page=PER_PAGE, count=count)
     if download := csv_response(request, table, f"{rating_list.slug}-{snapshot.as_of:%Y-%m-%d}"):
         return download
-    context.update(table=table, snapshot=snapshot, snapshot_week=iso_week(snapshot.as_of), newest=snapshot.newest)
+    context.update(table=table, snapshot=snapshot, snapshot_week=week_label(snapshot.as_of), newest=snapshot.newest)
     return render(request, "gorbunov/list_detail.html", context)
 
 
