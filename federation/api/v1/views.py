@@ -47,7 +47,7 @@ from ratings.engines.common import FieldError
 from ratings.models import Engine, RatingList
 from tournaments.models import Result
 
-DESCRIPTION = """The federation's rating lists, players, tournaments and calculators, read-only and public.
+DESCRIPTION = """The federation's rating lists, players, clubs, tournaments and calculators, read-only and public.
 
 - Every answer is JSON. Errors are `{"errors": [{"field": ..., "message": ...}]}` with the query parameter named.
 - Lists are the same as their pages: `?date=YYYY-MM-DD` or `?week=YYYY-Www` gives the list in force then, and
