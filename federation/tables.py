@@ -197,8 +197,13 @@ class ClubTournamentTable(tables.Table):
 
     end_date = tables.DateColumn(verbose_name=_("Date"), attrs={"td": {"class": "text-nowrap"}}, orderable=False)
     name = tables.Column(verbose_name=_("Tournament"), linkify=True, attrs=NAME, orderable=False)
-    club_players = tables.Column(verbose_name=_("Club players"), attrs=NUMBER, orderable=False)
-    best_place = tables.Column(verbose_name=_("Best place"), attrs=NUMBER, orderable=False)
+    # On a phone: the date, the tournament and the best place (the number of the club's players folds away).
+    club_players = tables.Column(verbose_name=_("Club players"), attrs=NUMBER_FOLD, orderable=False)
+    best_place = tables.Column(
+        verbose_name=_("Best place"),
+        attrs={"th": {"class": "text-end text-wrap"}, "td": {"class": "text-end text-nowrap"}},  # a two-word header
+        orderable=False,
+    )
     discipline = tables.Column(verbose_name=_("Discipline"), attrs=FOLD, orderable=False)
 
     class Meta:
