@@ -126,9 +126,9 @@ def test_club_answers_read_a_bounded_number_of_queries(client, dragon, members, 
         PlayerFactory(club=club)
     for n in range(members):
         Club.objects.create(name=f"Клуб {n}", city="Самара")
-    with django_assert_max_num_queries(16):
+    with django_assert_max_num_queries(13):
         _ok(client, f"{V1}/clubs/{club.pk}/")
-    with django_assert_max_num_queries(5):
+    with django_assert_max_num_queries(3):
         _ok(client, f"{V1}/clubs/?per_page=100")
-    with django_assert_max_num_queries(6):
+    with django_assert_max_num_queries(4):
         _ok(client, f"{V1}/clubs/{club.pk}/tournaments/?per_page=100")
