@@ -164,7 +164,8 @@ def test_a_list_page_and_its_downloads_read_a_few_queries_whatever_the_rows(
     for params in [{}, {"city": "Тула"}, {"q": field[0].last_name_latin}, {"sort": "name", "per_page": 3}]:
         params = {**week_asked, **params, **({"_export": export} if export else {})}
         caches["default"].clear()  # cold: nothing cached but the site's identity, read again
-        with django_assert_max_num_queries(5 if export else 8):
+        # 6 / 9: one of them reads the published weeks for the week select (issue 28).
+        with django_assert_max_num_queries(6 if export else 9):
             response = client.get("/en/ratings/cards/gorbunov/", params)
         assert response.status_code == 200
         if export == "csv":
