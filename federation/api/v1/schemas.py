@@ -93,6 +93,7 @@ class SystemRating(Schema):
 
 class PlayerOut(PlayerRef):
     club: str
+    club_id: int | None = Field(description="the club's id (/api/v1/clubs/{id}/); null without a club")
     latin_name: str
     ratings: list[SystemRating]
 

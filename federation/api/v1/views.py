@@ -255,6 +255,7 @@ def player(request, id: Id, lang: Lang = None):
     return {
         **reads.player_ref(player, urls),
         "club": player.club.name if player.club_id else "",
+        "club_id": player.club_id,
         "latin_name": player.full_name_latin if player.last_name_latin else "",
         "ratings": ratings,
     }

@@ -84,6 +84,11 @@ def test_a_club_is_what_its_page_shows(client, dragon):
     _refused(client.get(f"{V1}/clubs/abc/"), 400, "id")
 
 
+def test_a_players_answer_names_their_club_by_id(client, dragon):
+    assert _ok(client, f"{V1}/players/{dragon['ann'].pk}/")["club_id"] == dragon["club"].pk
+    assert _ok(client, f"{V1}/players/{PlayerFactory().pk}/")["club_id"] is None
+
+
 def test_a_clubs_tournaments(client, dragon):
     club = dragon["club"]
     body = _ok(client, f"{V1}/clubs/{club.pk}/tournaments/")
