@@ -103,7 +103,7 @@ def club_list_view(request):
     return render(request, "federation/club_list.html", {"filter": club_filter, "table": table})
 
 
-#: A club's page shows its players' ratings of every system and their tournaments: every scope.
+# A club's page shows its players' ratings of every system and their tournaments: every scope.
 @require_safe
 @cached_page(scopes=SCOPES, params=("page",))
 def club_detail(request, pk: int):
