@@ -7,6 +7,7 @@ from django import forms
 from django.apps import apps
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import models
 from django.db.models import Count, Q
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -39,10 +40,22 @@ def installed_admin_hooks(name: str) -> list:
 
 @admin.register(Club)
 class ClubAdmin(AuditedHistoryAdmin):
-    list_display = ["name", "name_en", "city", "country"]
+    """Clubs are federation staff's to edit (``federation.roles``: organisers only view them); the meeting place,
+    contact and website are shown on the club's public page, which is fresh at once after a save
+    (``federation.versions``: the registry scope). The English name is what the English pages show (blank: the
+    Russian one transliterated, ``federation.latin.display``)."""
+
+    list_display = ["name", "name_en", "city", "country", "website"]
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
     list_filter = ["country"]
     search_fields = ["name", "name_en", "city"]
-    fields = [("name", "name_en"), "city", "country"]
+    fieldsets = [
+        (None, {"fields": [("name", "name_en"), ("city", "country")]}),
+        (
+            _("On the club's page"),
+            {"fields": [("meeting_place", "meeting_place_en"), ("contact", "contact_en"), "website"]},
+        ),
+    ]
 
 
 @admin.register(CityName)

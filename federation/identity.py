@@ -47,11 +47,6 @@ def forget_identity(**kwargs) -> None:
     cache.delete(CACHE_KEY)
 
 
-def identity_version() -> str:
-    identity = current_identity()
-    return identity.updated_at.isoformat() if identity.updated_at else "default"
-
-
 def _description(name: str, language: str) -> str:
     """The search engines' sentence when staff wrote none in this language (the English pages, most often)."""
     if not language.startswith("en"):

@@ -27,10 +27,28 @@ ENGLISH_NAME_HELP = _("Leave blank to show the Russian name in Latin letters (pa
 
 
 class Club(models.Model):
+    """A club: its page (``/clubs/<id>/``) shows where and when it meets and how to reach it, as federation staff
+    enter them in the admin (organisers only read clubs), with an English version of each text for ``/en/``."""
+
     name = models.CharField(_("name"), max_length=200)
     name_en = models.CharField(_("name (English)"), max_length=200, blank=True, help_text=ENGLISH_NAME_HELP)
     city = models.CharField(_("city"), max_length=100, blank=True)
     country = models.CharField(_("country"), max_length=2, default="RU", validators=[country_code_validator])
+    meeting_place = models.TextField(
+        _("meeting place (Russian)"),
+        max_length=1000,
+        blank=True,
+        help_text=_("Where and when the club meets: the address, the days and hours."),
+    )
+    meeting_place_en = models.TextField(_("meeting place (English)"), max_length=1000, blank=True)
+    contact = models.TextField(
+        _("contact (Russian)"),
+        max_length=1000,
+        blank=True,
+        help_text=_("Whom to ask and how: a name, a phone, a chat. Shown to everyone."),
+    )
+    contact_en = models.TextField(_("contact (English)"), max_length=1000, blank=True)
+    website = models.URLField(_("website"), blank=True)
 
     history = HistoricalRecords()
 
@@ -45,6 +63,15 @@ class Club(models.Model):
         language = current_language()
         name = self.display_name(language)
         return f"{name} ({city_name(self.city, language)})" if self.city else name
+
+    def get_absolute_url(self) -> str:
+        return reverse("federation:club_detail", args=[self.pk])
+
+    def localised(self, field: str, language: str) -> str:
+        """``meeting_place`` or ``contact`` in the visitor's language: the English text on ``/en/`` when staff
+        entered one, else the Russian in Latin letters (``federation.latin.display``: an address, a name and a phone
+        number a foreign visitor can read and type; issue 28)."""
+        return display(getattr(self, field), getattr(self, f"{field}_en", ""), language=language)
 
     def display_name(self, language: str) -> str:
         """The club's name in the reader's alphabet (``federation.latin.display``)."""

@@ -136,7 +136,13 @@ def test_the_english_site_shows_no_cyrillic_when_english_names_are_blank(client,
     seen, found = crawl_english(client)
     assert not found, found
     reached = {_shape(url)[0] for url in seen}
-    for page in ("/en/players/N/", "/en/tournaments/N/", "/en/go/N/standings/", "/en/preferans/games/N/"):
+    for page in (
+        "/en/players/N/",
+        "/en/tournaments/N/",
+        "/en/clubs/N/",
+        "/en/go/N/standings/",
+        "/en/preferans/games/N/",
+    ):
         assert page in reached
     assert "/en/ratings/mahjong/mahjong-rr/" in seen
 

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('federation', '0010_club_name_en'),
+        ('federation', '0011_club_name_en'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('federation', '0009_player_latin_alphabet_idx'),
+        ('federation', '0010_club_contact'),
     ]
 
     operations = [
