@@ -47,6 +47,7 @@ SITE_URLS = {
     "home": "federation:home",
     "players": "federation:player_list",
     "tournaments": "tournaments:tournament_list",
+    "calendar": "calendar:list",
     "gorbunov": "ratings:gorbunov:index",
     "mahjong": "ratings:mahjong:index",
     "go": "go:index",
@@ -61,6 +62,7 @@ SITE_URLS = {
 MENU = (
     ("players", _("Players"), ("players",)),
     ("tournaments", _("Tournaments"), ("tournaments",)),
+    ("calendar", _("Calendar"), ("calendar",)),
     ("gorbunov", _("Card games"), ("gorbunov",)),
     ("mahjong", _("Mahjong"), ("mahjong",)),
     ("go", _("Go"), ("go", "dirs")),

@@ -126,6 +126,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "federation.context_processors.language_links",
                 "federation.context_processors.site_identity",
+                "tournaments.calendar.context_processors.page_feeds",
             ],
         },
     },

@@ -8,11 +8,11 @@ app_name = "calendar"
 urlpatterns = [
     path("", views.calendar_list, name="list"),
     path("calendar.ics", views.calendar_ics, name="ics"),
+    path("<int:pk>.ics", views.tournament_ics, name="tournament_ics"),
     path("<slug:discipline>.ics", views.calendar_ics, name="ics_discipline"),
     path("feed/", cached_page(scopes=("tournaments",))(feeds.CalendarFeed()), name="feed"),
     path("feed/<slug:discipline>/", cached_page(scopes=("tournaments",))(feeds.CalendarFeed()), name="feed_discipline"),
     path("<int:pk>/", views.calendar_detail, name="detail"),
-    path("<int:pk>.ics", views.tournament_ics, name="tournament_ics"),
     path("<int:pk>/register/", views.calendar_register, name="register"),
     path("<int:pk>/register/sent/", views.calendar_registered, name="registered"),
     path("confirm/<str:token>/", views.calendar_confirm, name="confirm"),
