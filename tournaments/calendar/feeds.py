@@ -8,7 +8,7 @@ import datetime as dt
 
 from django.conf import settings
 from django.contrib.syndication.views import Feed
-from django.db.models import Q
+from django.db.models import Q, Sum
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -121,24 +121,22 @@ class RatingListFeed(Feed):
         }
 
     def item_description(self, item):
+        """The biggest movers: each entry's change against the previous publication; for a newcomer (no previous
+        rating), the changes of this publication added up."""
         language = get_language() or "ru"
-        entries = (
-            RatingEntry.objects.filter(snapshot=item)
-            .exclude(delta=None)
-            .exclude(delta=0)
-            .select_related("player")
-            .order_by("-delta", "rank")
-        )
-        up = list(entries[:MOVERS])
-        down = list(entries.order_by("delta", "rank")[:MOVERS])
+        entries = RatingEntry.objects.filter(snapshot=item).exclude(delta=None).exclude(delta=0)
+        totals = dict(entries.values_list("player", "delta"))
+        newcomers = RatingChange.objects.filter(snapshot=item).exclude(player__in=list(totals))
+        totals.update(newcomers.values("player").annotate(total=Sum("delta")).values_list("player", "total"))
+        ordered = sorted(totals.items(), key=lambda pair: (-pair[1], pair[0]))
+        up = [pair for pair in ordered if pair[1] > 0][:MOVERS]
+        down = [pair for pair in reversed(ordered) if pair[1] < 0][:MOVERS]
+        names = {p.pk: p.display_name(language) for p in Player.objects.filter(pk__in=[pk for pk, _total in up + down])}
         lines = []
         if up:
-            lines.append(_("Up:") + " " + "; ".join(f"{e.player.display_name(language)} {_delta(e.delta)}" for e in up))
-        if down and float(down[0].delta) < 0:
-            moved = [e for e in down if float(e.delta) < 0]
-            lines.append(
-                _("Down:") + " " + "; ".join(f"{e.player.display_name(language)} {_delta(e.delta)}" for e in moved)
-            )
+            lines.append(_("Up:") + " " + "; ".join(f"{names[pk]} {_delta(total)}" for pk, total in up))
+        if down:
+            lines.append(_("Down:") + " " + "; ".join(f"{names[pk]} {_delta(total)}" for pk, total in down))
         return "\n".join(lines) or _("No rating moved.")
 
     def item_link(self, item):
