@@ -204,7 +204,9 @@ class Tournament(models.Model):
         _("waiting list"), default=True, help_text=_("At the limit, further players join a waiting list.")
     )
     registration_online = models.BooleanField(_("online registration"), default=True)
-    registration_deadline = models.DateTimeField(_("registration deadline"), null=True, blank=True)
+    registration_deadline = models.DateField(
+        _("registration deadline"), null=True, blank=True, help_text=_("The last day to register (inclusive).")
+    )
     registration_closed = models.BooleanField(_("registration closed"), default=False)
 
     # The id the federation's history gave the tournament (``manage.py import_history``): a second import finds it.

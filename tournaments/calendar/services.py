@@ -58,7 +58,7 @@ def announcement_problems(*, tournament: Tournament) -> list[str]:
         problems.append(_("The description (Russian) is empty."))
     if not tournament.contact.strip():
         problems.append(_("The organiser's contact is not set."))
-    if tournament.registration_deadline and tournament.registration_deadline.date() > tournament.start_date:
+    if tournament.registration_deadline and tournament.registration_deadline > tournament.start_date:
         problems.append(_("The registration deadline is after the start of the tournament."))
     return problems
 
@@ -163,9 +163,10 @@ def registration_closed_reason(*, tournament: Tournament, now: dt.datetime | Non
         return _("The organiser takes registrations in person; see the contact above.")
     if tournament.registration_closed:
         return _("Registration is closed.")
-    if tournament.registration_deadline and now > tournament.registration_deadline:
+    today = timezone.localdate(now)
+    if tournament.registration_deadline and today > tournament.registration_deadline:
         return _("The registration deadline has passed.")
-    if timezone.localdate(now) >= tournament.start_date:
+    if today >= tournament.start_date:
         return _("The tournament has started: registration is over.")
     return ""
 

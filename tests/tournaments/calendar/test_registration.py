@@ -130,7 +130,7 @@ def test_the_form_is_throttled_per_address_and_per_email(client, announced):
 
 
 def test_registration_closes_at_the_deadline_and_by_the_organiser(client, announced):
-    announced.registration_deadline = timezone.now() - timezone.timedelta(hours=1)
+    announced.registration_deadline = timezone.localdate() - timezone.timedelta(days=1)
     announced.save()
     page = client.get(f"/en/calendar/{announced.pk}/register/").content.decode()
     assert "The registration deadline has passed." in page
