@@ -64,7 +64,8 @@ def _atom(page, live_server, path):
     return feed
 
 
-def test_announce_register_close_enter_publish(page, live_server, eager, monkeypatch):
+def test_announce_register_close_enter_publish(page, live_server, eager, monkeypatch, settings):
+    settings.EMAIL_URL = "smtp://mail.example.org:587"  # the site sends e-mail; the test runner keeps it in the outbox
     gorbunov_setup_defaults()
     players = [
         Player.objects.create(

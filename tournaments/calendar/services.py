@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 
 from federation.models import Player
 from tournaments.models import (
+    ACTIVE_REGISTRATION,
     AnnouncementStatus,
     Discipline,
     Registration,
@@ -125,6 +126,9 @@ def tournament_cancel(*, tournament: Tournament, user: AbstractBaseUser, note: s
     tournament.calendar_sequence += 1
     tournament._change_reason = "cancelled"
     tournament.save(update_fields=["schedule", "schedule_note", "registration_closed", "calendar_sequence"])
+    for registration in tournament.registrations.filter(status__in=ACTIVE_REGISTRATION):
+        registration.tournament = tournament
+        _mail(registration, "cancelled_tournament")  # each in the language of the site (Russian by default)
     return tournament
 
 
@@ -161,6 +165,8 @@ def registration_closed_reason(*, tournament: Tournament, now: dt.datetime | Non
         return _("The tournament is cancelled.")
     if not tournament.registration_online:
         return _("The organiser takes registrations in person; see the contact above.")
+    if not settings.EMAIL_URL:  # the deployment's e-mail (README, "E-mail"): without it no link could be sent
+        return _("Online registration needs e-mail, which this site does not send yet; contact the organiser.")
     if tournament.registration_closed:
         return _("Registration is closed.")
     today = timezone.localdate(now)

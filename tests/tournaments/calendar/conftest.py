@@ -7,6 +7,12 @@ from tests.factories import TournamentFactory, organiser
 from tournaments.models import AnnouncementStatus, TournamentStatus
 
 
+@pytest.fixture(autouse=True)
+def e_mail(settings):
+    """The site sends e-mail (``EMAIL_URL``); Django's test runner keeps it in ``mail.outbox``."""
+    settings.EMAIL_URL = "smtp://mail.example.org:587"
+
+
 @pytest.fixture
 def announced(db):
     """An approved announcement three weeks ahead: card games in Тверь, 3 seats and a waiting list."""

@@ -136,3 +136,11 @@ def test_registration_closes_at_the_deadline_and_by_the_organiser(client, announ
     assert "The registration deadline has passed." in page
     assert _register(client, announced, name="Поздний", email="l@example.org").status_code == 200
     assert not Registration.objects.exists()
+
+
+def test_without_e_mail_the_site_takes_no_online_registration(client, announced, settings):
+    settings.EMAIL_URL = ""
+    page = client.get(f"/en/calendar/{announced.pk}/").content.decode()
+    assert "Online registration needs e-mail" in page
+    assert _register(client, announced, name="Игрок", email="a@example.org").status_code == 200
+    assert not Registration.objects.exists()

@@ -5,7 +5,9 @@ the round-by-round registrations."""
 import datetime
 
 import pytest
+from django.core import mail
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.utils import translation
 
 from ratings.dirs.models import DirsRating
 from tests.factories import PlayerFactory, TournamentFactory, federation_staff, organiser
@@ -14,6 +16,12 @@ from tournaments.go.models import Registration as GoRegistration
 from tournaments.models import AnnouncementStatus, Registration, RegistrationStatus, Schedule, TournamentStatus
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def english():
+    with translation.override("en"):
+        yield
 
 
 def _draft(user, **kwargs):
@@ -52,9 +60,9 @@ def test_an_incomplete_announcement_is_refused_naming_what_is_missing():
     with pytest.raises(ValidationError) as refused:
         services.announcement_submit(tournament=tournament, user=me)
     assert refused.value.messages == [
-        "Описание (на русском) пустое.",
-        "Не указан контакт организатора.",
-        "Срок регистрации позже начала турнира.",
+        "The description (Russian) is empty.",
+        "The organiser's contact is not set.",
+        "The registration deadline is after the start of the tournament.",
     ]
 
 
@@ -65,15 +73,18 @@ def test_a_changed_date_marks_it_moved_and_cancel_closes_registration():
     tournament.start_date = tournament.end_date = datetime.date(2030, 5, 8)
     services.tournament_schedule_changed(before=before, after=tournament)
     assert tournament.schedule == Schedule.MOVED
-    assert tournament.schedule_note == "Перенесён с 2030-05-01."
+    assert tournament.schedule_note == "Moved from 2030-05-01."
     assert tournament.calendar_sequence == 1
     tournament.save()
     with pytest.raises(PermissionDenied):
         services.tournament_cancel(tournament=tournament, user=organiser(username="them"))
-    services.tournament_cancel(tournament=tournament, user=me)
+    Registration.objects.create(tournament=tournament, name="Игрок", email="p@example.org", status="registered")
+    services.tournament_cancel(tournament=tournament, user=me, note="The hall is closed.")
+    assert [m.subject for m in mail.outbox] == [f"The tournament is cancelled: {tournament.name}"]
+    assert "The hall is closed." in mail.outbox[0].body
     tournament.refresh_from_db()
     assert (tournament.schedule, tournament.registration_closed, tournament.calendar_sequence) == ("cancelled", True, 2)
-    assert services.registration_closed_reason(tournament=tournament) == "Турнир отменён."
+    assert services.registration_closed_reason(tournament=tournament) == "The tournament is cancelled."
 
 
 def test_the_organiser_moves_registrations_of_their_own_tournament_only():
