@@ -23,6 +23,15 @@ from tournaments.models import AnnouncementStatus, Registration, Result, Tournam
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+#: Elements of the page's content that reach beyond the viewport's right edge (what makes a page scroll sideways; the
+#: header is the base layout's, checked by test_browser_layout.py).
+WIDER_THAN_THE_SCREEN = """() => {
+  const width = document.documentElement.clientWidth;
+  return [...document.querySelectorAll('main *')]
+    .filter(el => el.getBoundingClientRect().right > width + 0.5)
+    .slice(0, 5)
+    .map(el => `${el.tagName.toLowerCase()}#${el.id}.${el.className}: ${Math.round(el.getBoundingClientRect().right)}`);
+}"""
 LINK = re.compile(r"https?://\S+/calendar/confirm/\S+/")
 
 
@@ -143,6 +152,13 @@ def test_announce_register_close_enter_publish(page, live_server, eager, monkeyp
         expect(registered).to_contain_text(f"{player.last_name_latin} Ivan")
     expect(page.locator("body")).not_to_contain_text("player0@example.org")
     page.screenshot(path=_artifact("calendar-detail.png"), full_page=True)
+    # On the narrowest phone (320 px) the content fits the screen: the calendar, the announcement, the form.
+    page.set_viewport_size({"width": 320, "height": 700})
+    for path in ("/en/calendar/", f"/calendar/{tournament.pk}/", f"/en/calendar/{tournament.pk}/register/?q=ov"):
+        page.goto(f"{live_server.url}{path}")
+        wide = page.evaluate(WIDER_THAN_THE_SCREEN)
+        assert not wide, (path, wide)
+    page.set_viewport_size({"width": 390, "height": 844})
     assert Registration.objects.filter(tournament=tournament, status="registered").count() == 3
 
     # The organiser sees the list in the admin and closes registration.
