@@ -178,3 +178,23 @@ def test_a_past_announcement_links_to_its_results(client, announced):
     assert 'id="calendar-results"' in detail
     assert RegistrationStatus.REGISTERED == "registered"
     assert Schedule.CANCELLED == "cancelled"
+
+
+def test_the_pages_cost_the_same_queries_with_3_and_30_registrations(client, announced, django_assert_max_num_queries):
+    """Bounded reads: the list and the announcement do not ask once per tournament or per registered player."""
+    for n in range(30):
+        player = PlayerFactory()
+        Registration.objects.create(
+            tournament=announced, player=player, name=player.full_name, email=f"{n}@example.org", status="registered"
+        )
+        TournamentFactory(
+            name=f"Турнир {n}",
+            status=TournamentStatus.DRAFT,
+            announcement=AnnouncementStatus.APPROVED,
+            start_date=announced.start_date,
+            end_date=announced.start_date,
+        )
+    with django_assert_max_num_queries(12):
+        assert client.get(f"/en/calendar/{announced.pk}/").status_code == 200
+    with django_assert_max_num_queries(8):
+        assert client.get("/en/calendar/").status_code == 200
