@@ -7,7 +7,7 @@ from decimal import Decimal
 import feedparser
 import icalendar
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from tests.factories import PlayerFactory, TournamentFactory
 from tournaments.calendar import services
@@ -157,7 +157,14 @@ def test_rating_list_and_player_feeds(client):
     assert "Осенний" in player_feed.entries[0].summary
     assert client.get("/en/feeds/players/999999/").status_code == 404
     assert client.get("/en/feeds/lists/no-such-list/").status_code == 404
-    # The pages they follow announce them in <head>.
+    # The pages they follow announce them in <head> and link them at their foot.
+    with translation.override("en"):
+        list_page = client.get(rating_list.get_absolute_url()).content.decode()
+    assert (
+        f'<link rel="alternate" type="application/atom+xml" title="Publications of this list" href="/en/feeds/lists/{rating_list.slug}/">'
+        in list_page
+    )
+    assert 'id="page-feeds"' in list_page
     page = client.get(f"/en/players/{up.pk}/").content.decode()
     assert (
         f'type="application/atom+xml" title="This player&#x27;s rating changes" href="/en/feeds/players/{up.pk}/"'
