@@ -15,7 +15,7 @@ from federation.filters import PlayerFilter
 from federation.i18n import current_language
 from federation.identity import current_identity
 from federation.models import LOGO_TYPES, Player
-from federation.sections import render_sections
+from federation.sections import render_player_sections
 from federation.selectors import (
     player_list,
     player_results,
@@ -81,12 +81,20 @@ def player_detail(request, pk: int):
         raise Http404
     results = PlayerResultTable(player_results(player=player))
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(results)
-    sections = render_sections("PLAYER_PAGE_SECTIONS", request, player)
+    sections, cards = render_player_sections(request, player)
     breadcrumbs = [
         {"label": _("Players"), "url": site_urls()["players"]},
         {"label": player.display_name(current_language())},
     ]
-    context = {"player": player, "results": results, "sections": sections, "breadcrumbs": breadcrumbs}
+    context = {
+        "player": player,
+        "results": results,
+        "sections": sections,
+        "cards": cards,
+        # A visitor who pages or sorts the results came for them: the table is unfolded then.
+        "results_open": any(key in request.GET for key in ("page", "per_page", "sort")),
+        "breadcrumbs": breadcrumbs,
+    }
     return render(request, "federation/player_detail.html", context)
 
 

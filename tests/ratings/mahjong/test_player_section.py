@@ -60,7 +60,8 @@ def field():
 
 
 def _section(player):
-    return player_section(RequestFactory().get("/"), player)
+    section = player_section(RequestFactory().get("/"), player)
+    return section.html if section else None
 
 
 @pytest.mark.parametrize("language", ["ru", "en"])
