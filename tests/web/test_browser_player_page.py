@@ -10,12 +10,10 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
-from django.db.models import Count, Max
+from django.db.models import Count
 
 from federation.models import Player
-from ratings.dirs.models import DirsRating
-from ratings.models import Engine, RatingEntry, RatingList
-from ratings.preferans.models import PreferansRating
+from tests.federation.test_player_page import ratings_held
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -36,27 +34,6 @@ MEASURE = """() => {
     closed: [...document.querySelectorAll('details.player-fold')].filter(d => !d.open).length,
   };
 }"""
-
-
-def ratings_held(player: Player) -> int:
-    """Every rating the player holds: the Gorbunov lists they are in, the mahjong lists whose newest publication
-    lists them, DIRS and preferans."""
-    gorbunov = (
-        RatingEntry.objects.filter(player=player, snapshot__rating_list__engine=Engine.GORBUNOV)
-        .filter(snapshot__rating_list__is_active=True)
-        .values("snapshot__rating_list")
-        .distinct()
-        .count()
-    )
-    mahjong = 0
-    for rating_list in RatingList.objects.filter(engine__startswith="mahjong", is_active=True):
-        newest = rating_list.snapshots.aggregate(day=Max("as_of"))["day"]
-        mahjong += RatingEntry.objects.filter(
-            player=player, snapshot__rating_list=rating_list, snapshot__as_of=newest
-        ).exists()
-    dirs = DirsRating.objects.filter(player=player).exists()
-    preferans = PreferansRating.objects.filter(player=player).exists()
-    return gorbunov + mahjong + dirs + preferans
 
 
 @pytest.fixture
