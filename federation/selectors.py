@@ -158,3 +158,18 @@ def public_tournament_list() -> QuerySet[Tournament]:
 def tournament_results(*, tournament: Tournament) -> QuerySet[Result]:
     """A tournament's results as its page and its download show them: each player with their club."""
     return Result.objects.filter(tournament=tournament).select_related("player__club")
+
+
+def empty_result_columns(*, tournament: Tournament) -> tuple[str, ...]:
+    """The columns of a tournament's results that would be empty (issue 28: no blank "Substitute" column): the
+    hanchans and substitutes belong to mahjong, and even there show only when some result has them (one query)."""
+    if tournament.discipline != "mahjong":
+        return ("hanchans_played", "substitute")
+    filled = tournament.results.aggregate(
+        hanchans=Count("hanchans_played"), substitutes=Count("pk", filter=Q(substitute=True))
+    )
+    return tuple(
+        name
+        for name, count in (("hanchans_played", filled["hanchans"]), ("substitute", filled["substitutes"]))
+        if not count
+    )
