@@ -173,3 +173,12 @@ def empty_result_columns(*, tournament: Tournament) -> tuple[str, ...]:
         for name, count in (("hanchans_played", filled["hanchans"]), ("substitute", filled["substitutes"]))
         if not count
     )
+
+
+def tournament_winners(*, tournaments: list[Tournament]) -> QuerySet[Result]:
+    """The first places of ``tournaments`` with their players, for the home page's latest tournaments (one query)."""
+    return (
+        Result.objects.filter(tournament__in=[t.pk for t in tournaments], place=1)
+        .select_related("player")
+        .order_by("tournament_id", "pk")
+    )

@@ -2,7 +2,6 @@ from django.db.models import Count, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
@@ -21,10 +20,11 @@ from federation.selectors import (
     player_results,
     public_player,
     public_tournaments,
+    tournament_winners,
 )
 from federation.tables import PlayerResultTable, PlayerTable
 from federation.versions import SCOPES
-from ratings.selectors import week_changes
+from ratings.selectors import latest_publications
 from tournaments.models import Discipline
 
 PER_PAGE = 50
@@ -50,15 +50,34 @@ def home(request):
     latest = public_tournaments().order_by("-end_date", "name")[:10]
     stats = Player.objects.aggregate(players=Count("pk", filter=Q(is_bot=False)))
     language = current_language()
-    changes = week_changes(today=timezone.localdate())
-    for item in changes:
-        item["name"] = item["list"].display_name(language)
-        places = 0 if item["list"].engine == "gorbunov" else 2  # Gorbunov ratings are whole numbers
-        item["gainers"] = [
-            {"name": e.player.display_name(language), "pk": e.player_id, "delta": formatting.delta(e.delta, places)}
-            for e in item["gainers"]
-        ]
-    context = {"disciplines": disciplines, "latest": latest, "stats": stats, "changes": changes}
+    publications = []
+    for item in latest_publications():
+        places = 0 if item.rating_list.engine == "gorbunov" else 2  # Gorbunov ratings are whole numbers
+
+        def movers(entries, *, places=places, is_new=item.is_new):
+            return [
+                {
+                    "name": e.player.display_name(language),
+                    "pk": e.player_id,
+                    "value": formatting.rating(e.rating, places) if is_new else formatting.delta(e.delta, places),
+                }
+                for e in entries
+            ]
+
+        publications.append(
+            {
+                "item": item,
+                "name": item.rating_list.display_name(language),
+                "gainers": movers(item.gainers),
+                "losers": movers(item.losers),
+            }
+        )
+    latest = list(latest)
+    winners = {}
+    for result in tournament_winners(tournaments=latest):
+        winners.setdefault(result.tournament_id, result)
+    latest = [{"tournament": t, "winner": winners.get(t.pk)} for t in latest]
+    context = {"disciplines": disciplines, "latest": latest, "stats": stats, "publications": publications}
     return render(request, "federation/home.html", context)
 
 

@@ -37,14 +37,21 @@ def gorbunov_lists() -> QuerySet[RatingList]:
 def shown_list_snapshots(*, slug: str) -> QuerySet[RatingSnapshot]:
     """The publications of the active Gorbunov list ``slug``, one per rating week (``ratings.dates.shown_list`` picks
     the one to show), read with their list, with ``stored_players`` (how many players the list had that week, as the
-    publication stored it in its ``summary``) and ``newest`` (whether no later week is published)."""
+    publication stored it in its ``summary``), ``stored_moved`` (how many of them it moved or brought in), ``newest``
+    (whether no later week is published) and ``first`` (whether no earlier week is: the list is new)."""
     later = RatingSnapshot.objects.filter(rating_list_id=OuterRef("rating_list_id"), as_of__gt=OuterRef("as_of"))
+    earlier = RatingSnapshot.objects.filter(rating_list_id=OuterRef("rating_list_id"), as_of__lt=OuterRef("as_of"))
     return (
         RatingSnapshot.objects.filter(rating_list__slug=slug, rating_list__engine=Engine.GORBUNOV)
         .filter(rating_list__is_active=True)
         .select_related("rating_list")
         .defer("summary")
-        .annotate(stored_players=KT("summary__players"), newest=~Exists(later))
+        .annotate(
+            stored_players=KT("summary__players"),
+            stored_moved=KT("summary__moved"),
+            newest=~Exists(later),
+            first=~Exists(earlier),
+        )
     )
 
 

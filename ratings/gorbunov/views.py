@@ -59,7 +59,12 @@ def list_detail(request, slug: str):
     context["filter"] = list_filter = ListFilter(request.GET, queryset=entries, cities=cities, countries=countries)
     if rows is None:
         return render(request, "gorbunov/list_detail.html", context)
+    # Issue 28: no column of zeros. A list's first week has no change to show (everyone is new: the page says "new
+    # list"), nor has a week in which no rated tournament moved anyone (the page says so instead).
+    quiet = not snapshot.first and stored_count(snapshot.stored_moved) == 0
     table = ListTable(list_filter.qs, list_rows=rows)
+    if snapshot.first or quiet:
+        table.columns.hide("delta")  # on the page only: the downloads keep their columns
     # Unfiltered, the list has as many rows as the publication stored players: no COUNT(*) over them.
     count = stored_count(snapshot.stored_players) if unfiltered(request, ListFilter, ignore=("week",)) else None
     paginate(request, table, per_page=PER_PAGE, count=count)
@@ -67,6 +72,7 @@ def list_detail(request, slug: str):
         return download
     iso_year, iso_week, _day = snapshot.as_of.isocalendar()
     context.update(table=table, snapshot=snapshot, snapshot_week=f"{iso_year}-W{iso_week:02d}", newest=snapshot.newest)
+    context.update(first_week=snapshot.first, quiet_week=quiet)
     return render(request, "gorbunov/list_detail.html", context)
 
 
