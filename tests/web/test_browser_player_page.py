@@ -36,6 +36,12 @@ MEASURE = """() => {
 }"""
 
 
+CHARTS = """() => [...document.querySelectorAll('canvas.fed-chart')].map(canvas => {
+  const chart = Chart.getChart(canvas);
+  return {id: canvas.id, datasets: chart.data.datasets.length, legend: chart.options.plugins.legend.display};
+})"""
+
+
 @pytest.fixture
 def busiest(transactional_db):
     call_command("demo_data", "--force", stdout=StringIO())
@@ -81,6 +87,12 @@ def test_the_busiest_players_page_fits_three_phone_screens_with_every_rating_on_
     assert opened["closed"] == 0
     assert opened["scroll"] <= opened["viewport"]
     assert opened["height"] > folded["height"]
+    # Charts: at most three series each, markers included, and a legend whenever there is more than one.
+    charts = page.evaluate(CHARTS)
+    assert len(charts) >= 2
+    for chart in charts:
+        assert chart["datasets"] <= 3, chart
+        assert chart["legend"] == (chart["datasets"] > 1), chart
     context.close()
 
     for width in (320, 1366):
