@@ -51,10 +51,6 @@ class RatingCard:
     def sparkline(self) -> str:
         return sparkline_points(self.history)
 
-    @property
-    def first(self) -> float | None:
-        return self.history[0] if self.history else None
-
 
 @dataclass
 class PlayerSection:
