@@ -108,9 +108,10 @@ def test_every_change_is_shown_with_its_numbers(players, lists, language):
     assert len(changes) > 5
     assert len(rows) == len(changes)
     for row, change in zip(rows, changes, strict=True):
-        # The tournament's name, then its explanation folded under "why" (on a phone with M, U, Rt, K and Rs).
+        # The tournament's name (and, on a phone, the date), then its explanation folded under "why" (on a phone with
+        # M, U, Rt, K and Rs).
         name, why = (part.strip() for part in row[1].split("\n", 1))
-        assert name == change.tournament.name
+        assert name == f"{change.tournament.name} {row[0]}"
         assert why.startswith("why" if language == "en" else "почему")
         assert change.explanation(language)[:20] in why
         assert row[2] == (f"{int(change.delta):+d}" if change.delta else "0")
@@ -132,7 +133,7 @@ def test_a_starting_rating_an_empty_cell_and_a_single_point(players):
     once = _section(players[12], "en")
     assert "Starting rating 1235, carried over from the federation's list of 29 Dec 2025." in starting
     penalty_row = next(row for row in _rows(penalty) if row[2] == "-30")
-    assert penalty_row[1].startswith("why")  # no tournament: no name before the explanation
+    assert penalty_row[1].startswith(f"{penalty_row[0]}\n")  # no tournament: the date alone before the explanation
     assert "penalty → 120" in penalty
     assert "fed-chart" not in once  # one week only: no chart
     both = _section(players[0], "en")
