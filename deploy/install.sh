@@ -189,6 +189,7 @@ set_line FEDERATION_DOMAIN "$DOMAIN"
 set_line FEDERATION_TLS "$TLS"
 set_line DJANGO_ALLOWED_HOSTS "$DOMAIN"
 set_line DJANGO_CSRF_TRUSTED_ORIGINS "https://$DOMAIN"
+set_line DJANGO_SITE_URL "https://$DOMAIN"
 set_line DATABASE_URL "postgres://$APP_USER:$password@127.0.0.1:5432/$DATABASE"
 add_line CELERY_BROKER_URL redis://127.0.0.1:6379/0
 add_line DJANGO_CACHE_URL redis://127.0.0.1:6379/1

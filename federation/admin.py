@@ -7,6 +7,7 @@ from django import forms
 from django.apps import apps
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import models
 from django.db.models import Count, Q
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -39,9 +40,21 @@ def installed_admin_hooks(name: str) -> list:
 
 @admin.register(Club)
 class ClubAdmin(AuditedHistoryAdmin):
-    list_display = ["name", "city", "country"]
+    """Clubs are federation staff's to edit (``federation.roles``: organisers only view them); the meeting place,
+    contact and website are shown on the club's public page, which is fresh at once after a save
+    (``federation.versions``: the registry scope)."""
+
+    list_display = ["name", "city", "country", "website"]
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
     list_filter = ["country"]
     search_fields = ["name", "city"]
+    fieldsets = [
+        (None, {"fields": ["name", ("city", "country")]}),
+        (
+            _("On the club's page"),
+            {"fields": [("meeting_place", "meeting_place_en"), ("contact", "contact_en"), "website"]},
+        ),
+    ]
 
 
 @admin.register(BotLevel)

@@ -55,24 +55,3 @@ def time_chart(
     if reverse:
         chart["reverse"] = True
     return chart
-
-
-def chart_html(chart: dict, chart_id: str, data_id: str, label: str) -> str:
-    """What ``templates/_chart.html`` writes, from Python: for the player page's sections, where the include was a
-    template render per chart on every cold page (issue 16). ``tests/federation/test_charts.py`` compares the two."""
-    import json
-
-    from django.core.serializers.json import DjangoJSONEncoder
-    from django.utils.html import escape
-    from django.utils.translation import gettext
-
-    # ``json_script``'s text, its three characters escaped by ``str.replace``: its ``str.translate`` took longer than
-    # the encoding itself (a millisecond for a player's two years of daily mahjong lists, issue 16).
-    data = json.dumps(chart, cls=DjangoJSONEncoder)
-    data = data.replace("&", "\\u0026").replace("<", "\\u003C").replace(">", "\\u003E")
-    tournaments = escape(gettext("Tournaments"))  # outside the f-string: makemessages does not read calls in one
-    return (
-        f'\n<script id="{escape(data_id)}" type="application/json">{data}</script>\n'
-        f'<div class="chart-box mb-3"><canvas class="fed-chart" id="{escape(chart_id)}" data-source="{escape(data_id)}"'
-        f' data-events="{tournaments}" role="img" aria-label="{escape(label)}"></canvas></div>\n'
-    )

@@ -46,6 +46,7 @@ def language_links(request):
 SITE_URLS = {
     "home": "federation:home",
     "players": "federation:player_list",
+    "clubs": "federation:club_list",
     "tournaments": "tournaments:tournament_list",
     "gorbunov": "ratings:gorbunov:index",
     "mahjong": "ratings:mahjong:index",
@@ -60,6 +61,7 @@ SITE_URLS = {
 #: The menu: the ``site_urls`` key of each item, its label, and the sections it is the current item for.
 MENU = (
     ("players", _("Players"), ("players",)),
+    ("clubs", _("Clubs"), ("clubs",)),
     ("tournaments", _("Tournaments"), ("tournaments",)),
     ("gorbunov", _("Card games"), ("gorbunov",)),
     ("mahjong", _("Mahjong"), ("mahjong",)),
@@ -86,6 +88,8 @@ def site_identity(request):
         section = namespaces[-1] if namespaces else ""
         if match.view_name in ("federation:player_list", "federation:player_detail"):
             section = "players"
+        elif match.view_name in ("federation:club_list", "federation:club_detail"):
+            section = "clubs"
     urls = site_urls()
     menu = [{"label": label, "url": urls[key], "current": section in sections} for key, label, sections in MENU]
     return {

@@ -2,6 +2,7 @@ import django_filters
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from federation.clubs import club_places
 from federation.formatting import country as country_name
 from federation.models import Club, Player
 from federation.selectors import player_places, player_search
@@ -68,3 +69,18 @@ class PlayerRowFilter(django_filters.FilterSet):
 
     def search(self, queryset, name, value):
         return queryset.filter(player__in=player_search(queryset=Player.objects.filter(is_bot=False), search=value))
+
+
+class ClubFilter(django_filters.FilterSet):
+    """The clubs' list: by city (a visitor looks for a club near them first) and by country."""
+
+    city = django_filters.ChoiceFilter(label=_("City"), choices=[], empty_label=_("All cities"))
+    country = django_filters.ChoiceFilter(label=_("Country"), choices=[], empty_label=_("All countries"))
+
+    class Meta:
+        model = Club
+        fields = ["city", "country"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _set_place_choices(self, *club_places())

@@ -16,7 +16,7 @@ import datetime as dt
 import re
 from decimal import Decimal, InvalidOperation
 
-from django.utils import formats
+from django.utils import formats, numberformat
 from django.utils.translation import get_language
 
 Number = int | float | Decimal
@@ -43,6 +43,19 @@ def _number(value, places: int) -> str:
 def rating(value: Number | None, places: int = 0) -> str:
     """A rating with ``places`` decimals: 1081 / 1081,02 / 837.14."""
     return _number(value, places)
+
+
+def number(value: Number | None) -> str:
+    """A number with the decimals it has, no more (komi 6,5 / 7 / 0,5 in Russian; 6.5 in English)."""
+    if value is None or value == "":
+        return ""
+    try:
+        exact = Decimal(str(value)).normalize()
+    except (InvalidOperation, ValueError):
+        return str(value)
+    if not exact.is_finite():
+        return ""
+    return _number(exact, max(0, -exact.as_tuple().exponent))
 
 
 def delta(value: Number | None, places: int = 0) -> str:
@@ -117,10 +130,70 @@ _WORDS = {
 }
 
 
+#: A decimal number as the engines write it: a point before the decimals, thousands perhaps grouped by spaces
+#: (``40.8``, ``1 959.26``, ``-0.5``); not a part of a word, an ISO date or a version (``log10``, ``2026-11-28``).
+_DECIMAL = re.compile(r"(?<![\w.,])(\d{1,3}(?:[ \xa0\u202f]\d{3})+|\d+)\.(\d+)(?![\w.])")
+#: An ISO date in an engine's text (``restricted by rank before 2026-03-01``).
+_ISO_DAY = re.compile(r"(?<![\w-])(\d{4})-(\d{2})-(\d{2})(?![\w-])")
+#: min(…, …) and max(…, …) with a decimal comma inside read better with a semicolon between the arguments.
+#: A range the engines write as [0.5, 2] (the preferans Kd's limits): [0,5; 2] on a Russian page.
+_RANGE = re.compile(r"\[[^\[\]]*\]")
+_CALL = re.compile(r"\b(min|max)\(([^()]*(?:\([^()]*\)[^()]*)*)\)")
+
+
+def _decimal(match: re.Match, language: str) -> str:
+    whole = re.sub(r"\D", "", match[1])
+    number = Decimal(f"{whole}.{match[2]}")
+    return numberformat.format(
+        number,
+        formats.get_format("DECIMAL_SEPARATOR", language, use_l10n=True),
+        len(match[2]),
+        formats.get_format("NUMBER_GROUPING", language, use_l10n=True),
+        formats.get_format("THOUSAND_SEPARATOR", language, use_l10n=True),
+        force_grouping=number >= GROUP_FROM,
+        use_l10n=True,
+    )
+
+
+def _iso_day(match: re.Match, language: str) -> str:
+    try:
+        value = dt.date(int(match[1]), int(match[2]), int(match[3]))
+    except ValueError:
+        return match[0]
+    return formats.date_format(value, formats.get_format("SHORT_DATE_FORMAT", language, use_l10n=True))
+
+
+def _semicolons(match: re.Match) -> str:
+    return f"{match[1]}({match[2].replace(', ', '; ')})"
+
+
+def localized_numbers(text: str, language: str | None = None) -> str:
+    """The decimal numbers and ISO dates of an engine's text written the reader's way, as every other number on the
+    page (``formatting.rating``): 40,8 and 1959,26 on a Russian page, 40.8 and 1959.26 on an English one, the
+    decimals as the engine wrote them; a date as ``day`` writes it. Whole numbers are left as written (they read the
+    same in both languages). On a Russian page the arguments of ``min``/``max`` are separated by semicolons, so that
+    a decimal comma cannot be misread.
+    """
+    if not text:
+        return text
+    russian = (language or get_language() or "ru").startswith("ru")
+    if "-" in text and _ISO_DAY.search(text):
+        text = _ISO_DAY.sub(lambda match: _iso_day(match, "ru" if russian else "en"), text)
+    if "." not in text:
+        return text
+    if russian and ("min(" in text or "max(" in text):
+        text = _CALL.sub(_semicolons, text)
+    if russian and "[" in text:
+        text = _RANGE.sub(lambda match: match[0].replace(", ", "; "), text)
+    language = "ru" if russian else "en"
+    return _DECIMAL.sub(lambda match: _decimal(match, language), text)
+
+
 def plain_explanation(text: str, language: str | None = None) -> str:
     """An engine's explanation as a player reads it: arrows and rounding signs instead of code (``->``,
-    ``ceil(…)``, ``//``), and words instead of variable names (``base``, ``Pro``, ``MAXK``). Numbers stay as the engine
-    wrote them, so the sum can be checked by hand.
+    ``ceil(…)``, ``//``), words instead of variable names (``base``, ``Pro``, ``MAXK``), and decimal numbers in the
+    reader's form (``localized_numbers``: 40,8 on a Russian page). The numbers keep every decimal the engine wrote,
+    so the sum can be checked by hand.
 
     A rule runs only when its literal is in the text: a word-boundary pattern scans the whole text even when it has
     nothing to replace, and twenty preferans explanations took a millisecond that way on the player's page (issue 16).
@@ -131,4 +204,4 @@ def plain_explanation(text: str, language: str | None = None) -> str:
     for pattern, replacement, needed in (*_PLAIN, *_WORDS["ru" if russian else "en"]):
         if needed in text:
             text = pattern.sub(replacement, text)
-    return text
+    return localized_numbers(text, "ru" if russian else "en")

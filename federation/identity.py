@@ -46,11 +46,6 @@ def forget_identity(**kwargs) -> None:
     cache.delete(CACHE_KEY)
 
 
-def identity_version() -> str:
-    identity = current_identity()
-    return identity.updated_at.isoformat() if identity.updated_at else "default"
-
-
 @lru_cache(maxsize=16)
 def _addresses(language: str | None, prefix: str) -> tuple[str, str]:
     """The logo's and the colours' addresses, reversed once per language and script prefix."""

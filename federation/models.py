@@ -18,9 +18,27 @@ def normalize_name(text: str) -> str:
 
 
 class Club(models.Model):
+    """A club: its page (``/clubs/<id>/``) shows where and when it meets and how to reach it, as federation staff
+    enter them in the admin (organisers only read clubs), with an English version of each text for ``/en/``."""
+
     name = models.CharField(_("name"), max_length=200)
     city = models.CharField(_("city"), max_length=100, blank=True)
     country = models.CharField(_("country"), max_length=2, default="RU", validators=[country_code_validator])
+    meeting_place = models.TextField(
+        _("meeting place (Russian)"),
+        max_length=1000,
+        blank=True,
+        help_text=_("Where and when the club meets: the address, the days and hours."),
+    )
+    meeting_place_en = models.TextField(_("meeting place (English)"), max_length=1000, blank=True)
+    contact = models.TextField(
+        _("contact (Russian)"),
+        max_length=1000,
+        blank=True,
+        help_text=_("Whom to ask and how: a name, a phone, a chat. Shown to everyone."),
+    )
+    contact_en = models.TextField(_("contact (English)"), max_length=1000, blank=True)
+    website = models.URLField(_("website"), blank=True)
 
     history = HistoricalRecords()
 
@@ -32,6 +50,17 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.city})" if self.city else self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("federation:club_detail", args=[self.pk])
+
+    def localised(self, field: str, language: str) -> str:
+        """``meeting_place`` or ``contact`` in the visitor's language: the English text on ``/en/`` when staff
+        entered one, else the Russian (as ``SiteIdentity.localised``)."""
+        value = getattr(self, field)
+        if language.startswith("en"):
+            return getattr(self, f"{field}_en", "") or value
+        return value
 
 
 class BotLevel(models.Model):

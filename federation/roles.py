@@ -15,6 +15,8 @@ ORGANISERS = "Organisers"
 FEDERATION_STAFF = "Federation staff"
 
 ORGANISER_PERMISSIONS = [
+    # Clubs, and what their public pages say (meeting place, contact, website), are staff's to edit: a club has no
+    # owner among the organisers, who read clubs to pick a player's (issue 28; tests/test_admin_permissions.py).
     "federation.view_club",
     "federation.add_player",
     "federation.view_player",

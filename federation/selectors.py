@@ -31,12 +31,6 @@ def player_places(*, players: QuerySet[Player] | None = None, shape: str = "") -
     return sorted(cities), sorted(countries)
 
 
-def places_of(*, rows, key: int, shape: str = "") -> tuple[list[str], list[str]]:
-    """``player_places`` of the players of ``rows(key)`` (rows with a ``player``, e.g. the entries of one snapshot).
-    ``shape`` is not used (the callers from before issue 25 pass it)."""
-    return player_places(players=Player.objects.filter(pk__in=rows(key).values("player_id")))
-
-
 def player_search(*, queryset: QuerySet[Player], search: str) -> QuerySet[Player]:
     """Every word must match a part of the name in Cyrillic or in Latin ("иванов ив", "Ivanov", "ёлкин").
 

@@ -1,6 +1,6 @@
 """``/sitemap.xml``: every public page a search engine should know, in both languages (``hreflang`` alternates).
 
-Players and tournaments are listed one by one (the sitemap framework pages them by 50,000); rating lists by their
+Players, clubs and tournaments are listed one by one (the sitemap framework pages them by 50,000); rating lists by their
 newest publication (older weeks and dates are reachable from there).
 """
 
@@ -10,7 +10,7 @@ from django.apps import apps
 from django.contrib.sitemaps import Sitemap
 from django.urls import reverse
 
-from federation.models import Player
+from federation.models import Club, Player
 from federation.selectors import public_tournaments
 
 
@@ -28,6 +28,7 @@ class PagesSitemap(_Bilingual):
         names = [
             "federation:home",
             "federation:player_list",
+            "federation:club_list",
             "tournaments:tournament_list",
             "ratings:gorbunov:index",
             "ratings:mahjong:index",
@@ -67,6 +68,14 @@ class PlayerSitemap(_Bilingual):
         return Player.objects.filter(is_bot=False).order_by("pk").only("pk")
 
 
+class ClubSitemap(_Bilingual):
+    changefreq = "monthly"
+    priority = 0.6
+
+    def items(self):
+        return Club.objects.order_by("pk").only("pk")
+
+
 class TournamentSitemap(_Bilingual):
     changefreq = "monthly"
     priority = 0.5
@@ -82,5 +91,6 @@ SITEMAPS = {
     "pages": PagesSitemap,
     "lists": RatingListSitemap,
     "players": PlayerSitemap,
+    "clubs": ClubSitemap,
     "tournaments": TournamentSitemap,
 }

@@ -167,3 +167,48 @@ class PlayerResultTable(tables.Table):
 
     def order_city(self, queryset, is_descending):
         return _results_by(queryset, "tournament__city", is_descending)
+
+
+class ClubTable(tables.Table):
+    """The clubs' list, by city then name (``federation.clubs.club_list``); each name links to the club's page."""
+
+    club_id = tables.Column(verbose_name=_("Club id"), accessor="pk", visible=False, orderable=False)
+    name = tables.Column(verbose_name=_("Club"), linkify=True, order_by=("sort_name", "pk"), attrs=NAME)
+    city = tables.Column(verbose_name=_("City"), order_by=("city", "sort_name", "pk"), default="—")
+    country = tables.Column(verbose_name=_("Country"), order_by=("country", "city", "sort_name", "pk"), attrs=FOLD)
+    player_count = tables.Column(verbose_name=_("Players"), order_by=("player_count", "sort_name", "pk"), attrs=NUMBER)
+
+    class Meta:
+        order_by = ("city",)
+        attrs = {"class": "table table-sm table-striped table-hover align-middle", "id": "clubs"}
+        template_name = "django_tables2/slim.html"
+        empty_text = _("No club matches the filter.")
+
+    def render_country(self, value):
+        return formatting.country(value)
+
+    def value_country(self, value):
+        return formatting.country(value)
+
+
+class ClubTournamentTable(tables.Table):
+    """A club's tournaments (``federation.clubs.club_tournaments``), newest first: the tournaments its players
+    played, how many of them and their best place."""
+
+    end_date = tables.DateColumn(verbose_name=_("Date"), attrs={"td": {"class": "text-nowrap"}}, orderable=False)
+    name = tables.Column(verbose_name=_("Tournament"), linkify=True, attrs=NAME, orderable=False)
+    # On a phone: the date, the tournament and the best place (the number of the club's players folds away).
+    club_players = tables.Column(verbose_name=_("Club players"), attrs=NUMBER_FOLD, orderable=False)
+    best_place = tables.Column(
+        verbose_name=_("Best place"),
+        attrs={"th": {"class": "text-end text-wrap"}, "td": {"class": "text-end text-nowrap"}},  # a two-word header
+        orderable=False,
+    )
+    discipline = tables.Column(verbose_name=_("Discipline"), attrs=FOLD, orderable=False)
+
+    class Meta:
+        attrs = {"class": "table table-sm table-striped align-middle", "id": "club-tournaments"}
+        template_name = "django_tables2/slim.html"
+
+    def render_end_date(self, value):
+        return formatting.day(value)

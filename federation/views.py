@@ -2,15 +2,17 @@ from django.db.models import Count, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
 from federation import formatting
 from federation.caching import TABLE_PARAMS, cached_page
+from federation.clubs import club_list, club_players, club_ratings, club_tournaments, public_club, season_start
 from federation.context_processors import site_urls
 from federation.exports import csv_response
-from federation.filters import PlayerFilter
+from federation.filters import ClubFilter, PlayerFilter
 from federation.i18n import current_language
 from federation.identity import current_identity
 from federation.models import LOGO_TYPES, Player
@@ -22,7 +24,7 @@ from federation.selectors import (
     public_tournaments,
     tournament_winners,
 )
-from federation.tables import PlayerResultTable, PlayerTable
+from federation.tables import ClubTable, ClubTournamentTable, PlayerResultTable, PlayerTable
 from federation.versions import SCOPES
 from ratings.selectors import latest_publications
 from tournaments.models import Discipline
@@ -115,6 +117,46 @@ def player_detail(request, pk: int):
         "breadcrumbs": breadcrumbs,
     }
     return render(request, "federation/player_detail.html", context)
+
+
+@require_safe
+@cached_page(scopes=("registry",), params=(ClubFilter, *TABLE_PARAMS))
+def club_list_view(request):
+    """The clubs by city (``federation.clubs.club_list``), filtered by city and country, with their downloads."""
+    club_filter = ClubFilter(request.GET, queryset=club_list())
+    table = ClubTable(club_filter.qs)
+    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    if download := csv_response(request, table, "clubs"):
+        return download
+    return render(request, "federation/club_list.html", {"filter": club_filter, "table": table})
+
+
+# A club's page shows its players' ratings of every system and their tournaments: every scope.
+@require_safe
+@cached_page(scopes=SCOPES, params=("page",))
+def club_detail(request, pk: int):
+    """A club: where it meets and whom to ask, its players' current ratings in every list with their movement this
+    season, its players and the tournaments they played (``federation.clubs``: its decisions)."""
+    club = public_club(pk)
+    if club is None:
+        raise Http404
+    language = current_language()
+    today = timezone.localdate()
+    players = list(club_players(club=club))
+    tournaments = ClubTournamentTable(club_tournaments(club=club))
+    RequestConfig(request, paginate={"per_page": 20}).configure(tournaments)
+    breadcrumbs = [{"label": _("Clubs"), "url": site_urls()["clubs"]}, {"label": club.name}]
+    context = {
+        "club": club,
+        "meeting_place": club.localised("meeting_place", language),
+        "contact": club.localised("contact", language),
+        "players": players,
+        "lists": club_ratings(club=club, players=players, language=language, today=today),
+        "season_start": season_start(today),
+        "tournaments": tournaments,
+        "breadcrumbs": breadcrumbs,
+    }
+    return render(request, "federation/club_detail.html", context)
 
 
 def page_not_found(request, exception=None):

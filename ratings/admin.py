@@ -31,10 +31,6 @@ def job_url(run: JobRun) -> str:
     return reverse("admin:ratings_jobrun_change", args=[run.pk])
 
 
-def progress_url(run: JobRun, rating_lists=()) -> str:
-    return job_url(run)
-
-
 def job_start_message(modeladmin, request, start) -> JobRun | None:
     """Call ``start()`` (a ``ratings.jobs.job_start``) and tell staff what happened, in their language: queued,
     done in this request, or not started because the queue is down."""

@@ -6,6 +6,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from federation.i18n import current_language
+from ratings.glossary import GLOSSARY, GUIDE_GLOSSARY
 from ratings.guides import GUIDES, worked_example
 
 
@@ -25,6 +26,7 @@ def guide(request, slug: str):
     context = {
         "guide": found,
         "example": worked_example(slug, current_language()),
+        "glossary": GLOSSARY[GUIDE_GLOSSARY[slug]],
         "lists_url": reverse(found.lists_url),
         "breadcrumbs": [{"label": found.title}],
     }

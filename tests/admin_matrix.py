@@ -330,6 +330,8 @@ def post_data(world: World, key: str, role: str) -> dict:
         data.update({f"whists_{seat.player_id}": w for seat, w in zip(seats, (-10, 5, 5), strict=True)})
     elif key == "dirs_dirsrating_change":  # another club and rank for the rating's player
         data.update(declared_rank="2d", club="")
+    elif key in ("federation_club_add", "federation_club_change"):  # a whole club, its public page's texts included
+        data.update(city="Москва", country="RU", meeting_place="Новое место", website="https://club.example/")
     return data
 
 

@@ -98,10 +98,11 @@ ROWS = {
     "django_celery_beat/intervalschedule/<path:object_id>/": (".RRR", ".RRR"),
     "federation_club_simple_history": ("...R", "...."),
     "federation_club_changelist": (".RRR", ".RRR"),
-    "federation_club_add": ("...R", "...R"),
+    # Clubs and their public pages' texts (issue 28) are staff's: organisers only read them.
+    "federation_club_add": ("...R", "...W"),
     "federation_club_history": ("...R", "...R"),
     "federation_club_delete": ("...R", "...R"),
-    "federation_club_change": (".RRR", "...R"),
+    "federation_club_change": (".RRR", "...W"),
     "federation/club/<path:object_id>/": (".RRR", ".RRR"),
     "federation_botlevel_simple_history": ("...R", "...."),
     "federation_botlevel_changelist": ("...R", "...W"),

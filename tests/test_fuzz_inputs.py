@@ -7,6 +7,7 @@ PostgreSQL, where a NUL or an out-of-range number reaching the database would ra
 """
 
 import re
+from urllib.parse import quote
 
 import pytest
 from django.db import connection
@@ -17,12 +18,12 @@ from hypothesis import strategies as st
 from federation.uploads import ImportFileError
 from ratings.models import RatingList
 from ratings.preferans.importing import deals_parse
-from tests.factories import PlayerFactory, TournamentFactory
+from tests.factories import ClubFactory, PlayerFactory, TournamentFactory
 from tournaments.importing import results_parse
 
 pytestmark = pytest.mark.django_db
 
-#: Examples per test per run: 6 tests below, so 6 x FUZZ_EXAMPLES examples in all.
+#: Examples per test per run: 7 tests below, so 7 x FUZZ_EXAMPLES examples in all.
 FUZZ_EXAMPLES = 60
 FUZZ = settings(
     max_examples=FUZZ_EXAMPLES,
@@ -47,9 +48,11 @@ def _writes(queries) -> list[str]:
 
 @pytest.fixture
 def world(db):
-    player = PlayerFactory(city="Москва")
+    club = ClubFactory(name="«Дракон»", city="Казань", meeting_place="по средам")
+    player = PlayerFactory(city="Москва", club=club)
     TournamentFactory()
-    return {"gorbunov": RatingList.objects.filter(engine="gorbunov").first().get_absolute_url(), "player": player}
+    gorbunov = RatingList.objects.filter(engine="gorbunov").first().get_absolute_url()
+    return {"gorbunov": gorbunov, "player": player, "club": club}
 
 
 LIST_KEYS = ["per_page", "page", "sort", "q", "city", "club", "country", "year", "discipline", "week", "date", "list"]
@@ -58,7 +61,7 @@ LIST_KEYS = ["per_page", "page", "sort", "q", "city", "club", "country", "year",
 @FUZZ
 @given(
     page=st.sampled_from(
-        ["/players/", "/en/tournaments/", "/go/dirs/", "/preferans/", "gorbunov", "/ratings/mahjong/"]
+        ["/players/", "/en/tournaments/", "/go/dirs/", "/preferans/", "gorbunov", "/ratings/mahjong/", "/en/clubs/"]
     ),
     params=st.dictionaries(st.sampled_from(LIST_KEYS) | st.text(max_size=8), texts, max_size=4),
 )
@@ -104,6 +107,30 @@ def test_gorbunov_calculator_with_every_field_fuzzed_at_once(client, world, valu
     assert response.status_code in (200, 400), params
     if response.status_code == 400 and not any("\x00" in value for value in values):
         assert response.json()["field"] in params
+
+
+CLUB_KEYS = ["city", "country", "page", "per_page", "sort", "_export", "lang"]
+
+
+@FUZZ
+@given(
+    language=st.sampled_from(["", "/en"]),
+    club=st.one_of(st.just("own"), st.integers(min_value=-5, max_value=10**30).map(str), texts),
+    listed=st.booleans(),
+    params=st.dictionaries(st.sampled_from(CLUB_KEYS) | st.text(max_size=8), texts, max_size=4),
+)
+def test_club_pages_answer_any_address_and_query_string(client, world, language, club, listed, params):
+    """The clubs' list (issue 28) with any filter, sort or page, and a club's page at any address: a page or a 404,
+    never a 500, nothing written."""
+    if club == "own":
+        club = str(world["club"].pk)
+    url = f"{language}/clubs/" if listed else f"{language}/clubs/{quote(club, safe='')}/"
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url, params)
+    assert response.status_code in (200, 400, 404), (url, params, response.status_code)
+    if response.status_code == 200 and "_export" not in params:
+        assert response["Content-Type"].startswith("text/html")
+    assert not _writes(queries)
 
 
 cells = st.one_of(texts, st.just(""), st.integers(-5, 40).map(str), st.sampled_from(["Иванов", "Ivanov Ivan"]))

@@ -52,6 +52,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from federation.bounds import API_MAX_ID
 from federation.models import Player, normalize_name
 from federation.uploads import ImportFileError, xlsx_measure
 from tournaments.models import Discipline, Tournament
@@ -525,7 +526,7 @@ def _resolve_players(report: ImportReport, cells_by_row) -> None:
             except _BadCell as error:
                 report.add(row, "player_id", str(error))
                 split = True
-        if player_id is not None and player_id < 1:
+        if player_id is not None and not 1 <= player_id <= API_MAX_ID:  # beyond the id column's range: nobody
             report.add(row, "player_id", _("no player with id %(id)s.") % {"id": player_id})
             split = True
             player_id = None

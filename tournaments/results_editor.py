@@ -65,6 +65,9 @@ class PlayerPick(AutocompleteSelect):
         attrs = super().build_attrs(base_attrs, extra_attrs=extra_attrs)
         attrs["data-placeholder"] = _("Surname, in either alphabet")
         attrs["class"] = attrs["class"] + " results-player"
+        # The picker fills its cell (static/css/results-editor.css sizes the cell) rather than select2's fixed
+        # width: the city, club and id that tell namesakes apart stay readable (issue 28).
+        attrs["data-width"] = "100%"
         return attrs
 
     def optgroups(self, name, value, attrs=None):

@@ -292,11 +292,6 @@ def _refresh_counts(tournament: Tournament, extra_player_ids: Iterable[int] = ()
     player_tournament_counts_refresh(player_ids=ids)
 
 
-def tournament_results_changed(*, tournament: Tournament, player_ids_before: Iterable[int]) -> None:
-    """After results were edited (the admin's inline), keep the players' tournament counts right."""
-    _refresh_counts(tournament, player_ids_before)
-
-
 @transaction.atomic
 def tournament_results_replace(
     *, tournament: Tournament, rows: list[ResultRow], user: AbstractBaseUser | None = None

@@ -125,9 +125,9 @@ def go_tournaments_run(feed: Feed) -> str:
     with_dirs = list(feed.dirs_members)
     pool = sorted(feed.members[Discipline.GO], key=lambda m: m.player.pk)
     specs = [
-        (GoSystem.DIRS, "Турнир клуба по DIRS, Москва", "Москва", 75, 4, min(12, len(with_dirs)), True),
-        (GoSystem.PROFS, "Открытое первенство Санкт-Петербурга по го (PROFS)", "Санкт-Петербург", 45, 5, 16, False),
-        (GoSystem.FUS, "Кубок «Тэнгэн» по го (FUS)", "Москва", 17, 6, 24, False),
+        (GoSystem.DIRS, "Турнир клуба по ДИРС, Москва", "Москва", 75, 4, min(12, len(with_dirs)), True),
+        (GoSystem.PROFS, "Открытое первенство Санкт-Петербурга по го (ПРОФС)", "Санкт-Петербург", 45, 5, 16, False),
+        (GoSystem.FUS, "Кубок «Тэнгэн» по го (ФУС)", "Москва", 17, 6, 24, False),
     ]
     made = []
     boards = 0

@@ -6,6 +6,7 @@ as ``Player.save`` fills it.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Collection
 
 from django.contrib.auth import get_user_model
@@ -70,6 +71,27 @@ def demo_logins(*, created: Collection[str] = ()) -> list[tuple[str, str, str]]:
     return logins
 
 
+#: The demo's first clubs have a meeting place, a contact and a website on their pages; the others show the page of
+#: a club the federation knows nothing more of.
+CLUBS_WITH_CONTACTS = 3
+#: (street in Russian, in English), (weekday in Russian, in English) of the demo clubs' meeting places.
+STREETS = [("ул. Ленина", "Lenina St"), ("пр. Мира", "Mira Ave"), ("ул. Гагарина", "Gagarina St")]
+WEEKDAYS = [("по средам", "Wednesdays"), ("по пятницам", "Fridays"), ("по субботам", "Saturdays")]
+
+
+def _club_contact(club: Club) -> None:
+    """A meeting place, contact and website of ``club``, drawn from its name (not from the demo's random numbers,
+    which would make every later draw of the demo different)."""
+    rng = random.Random(f"{club.name} {club.city}")
+    (street, street_en), (days, days_en) = rng.choice(STREETS), rng.choice(WEEKDAYS)
+    number, hour, phone = rng.randint(1, 120), rng.choice((18, 19)), rng.randint(1000000, 9999999)
+    club.meeting_place = f"{street}, {number}, {days} с {hour}:00"
+    club.meeting_place_en = f"{number} {street_en}, {days_en} from {hour - 12} pm"
+    club.contact = f"Организатор клуба: +7 900 {str(phone)[:3]}-{str(phone)[3:5]}-{str(phone)[5:]}"
+    club.contact_en = f"The club's organiser: +7 900 {str(phone)[:3]}-{str(phone)[3:5]}-{str(phone)[5:]}"
+    club.website = f"https://club{rng.randint(1, 999)}.example.org/"
+
+
 def clubs_create(demo: Federation) -> None:
     rng = demo.rng
     count = max(4, round(demo.player_count / 15))
@@ -84,6 +106,8 @@ def clubs_create(demo: Federation) -> None:
             continue
         seen.add((name, city))
         club = Club(name=name, city=city, country="RU")
+        if len(clubs) < CLUBS_WITH_CONTACTS:
+            _club_contact(club)
         club.discipline = discipline  # only for choosing members below
         clubs.append(club)
     Club.objects.bulk_create(clubs)

@@ -42,6 +42,9 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 _host = next((h.lstrip(".") for h in ALLOWED_HOSTS if h.strip(".*")), "localhost")
 DEFAULT_FROM_EMAIL = env("DJANGO_DEFAULT_FROM_EMAIL", default=f"ratings@{_host}")
 SERVER_EMAIL = env("DJANGO_SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
+# Canonical links, hreflang, og:url, the sitemap and the links in e-mails are written from this address, never from
+# the request's host: by default the HTTPS address of the first allowed host.
+SITE_URL = env("DJANGO_SITE_URL", default=f"https://{_host}").rstrip("/")
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)

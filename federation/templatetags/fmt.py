@@ -1,6 +1,7 @@
 """``{% load fmt %}``: the template side of ``federation.formatting`` (one way to write numbers and dates)."""
 
 from django import template
+from django.utils.html import format_html
 from django.utils.translation import get_language
 
 from federation import formatting
@@ -16,6 +17,11 @@ def rating(value, places=0):
 @register.filter
 def delta(value, places=0):
     return formatting.delta(value, int(places))
+
+
+@register.filter
+def number(value):
+    return formatting.number(value)
 
 
 @register.filter
@@ -36,12 +42,6 @@ def long_day(value):
 @register.filter
 def country(value):
     return formatting.country(value)
-
-
-@register.filter
-def export_as(url, kind):
-    """The same download address in another format: ``?…_export=csv`` → ``?…_export=xlsx``."""
-    return str(url).replace("_export=csv", f"_export={kind}")
 
 
 @register.filter
@@ -66,3 +66,20 @@ def other_name(player):
     if (get_language() or "ru").startswith("en"):
         return player.full_name if player.last_name_latin else ""
     return player.full_name_latin
+
+
+@register.simple_tag
+def abbr(key, short=None):
+    """A short name of ``ratings.glossary`` (``{% abbr "cards.Rs" %}``) with its full name on hover (the title), on
+    tap or keyboard focus (site.css shows the title of a focused ``abbr.term``) and for a screen reader (read in
+    place of the letters)."""
+    from ratings.glossary import TERMS
+
+    term = TERMS[key]
+    return format_html(
+        '<abbr class="term" title="{}" tabindex="0"><span aria-hidden="true">{}</span>'
+        '<span class="visually-hidden">{}</span></abbr>',
+        term.name,
+        short if short is not None else term.short,
+        term.name,
+    )

@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from federation import formatting
 from ratings.engines import dirs
 
 from .models import DIRS_RATING_MAX
@@ -16,8 +17,9 @@ from .services import DirsError
 
 
 def handicap_text(stones: int, komi_kind: str, komi_points=None) -> str:
-    """`2 stones, no komi`, `even game, normal komi 6.5`, `1 stone, reverse komi 6.5` (points when known)."""
-    points = "" if komi_points is None else f" {komi_points:g}" if isinstance(komi_points, float) else f" {komi_points}"
+    """`2 stones, no komi`, `even game, normal komi 6.5`, `1 stone, reverse komi 6.5` (points when known, written the
+    reader's way: `обычная коми 6,5`)."""
+    points = "" if komi_points is None else f" {formatting.number(komi_points)}"  # 6,5 on a Russian page
     komi = {
         "normal": _("normal komi") + points,
         "none": _("no komi"),

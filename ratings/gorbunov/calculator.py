@@ -14,6 +14,7 @@ from fractions import Fraction
 from django.utils.translation import gettext as _
 
 from federation import bounds
+from federation.formatting import plain_explanation
 from ratings.engines.common import FieldError, div_round_half_away, shown
 from ratings.engines.gorbunov import FLOOR, Placement, RatedTournament, rate_tournament, week_start
 from ratings.gorbunov.params import engine_settings
@@ -84,7 +85,8 @@ def changes_for_every_place(
                 "after": change.after,
                 "base": shown(change.base_numerator, 800 * u, 4),
                 "rules": list(change.rules),
-                "explanation": change.explanation.in_language(language),
+                # As on every page: words for the rules' names ("основа", not "base") and the reader's numbers.
+                "explanation": plain_explanation(change.explanation.in_language(language), language),
             }
         )
     k_effective = outcome.changes[0].context.k

@@ -34,6 +34,13 @@ def gorbunov_lists() -> QuerySet[RatingList]:
     )
 
 
+def published_mondays(*, rating_list) -> list:
+    """The Mondays of the list's publications, newest first: the choices of the list page's week select."""
+    return list(
+        RatingSnapshot.objects.filter(rating_list=rating_list).order_by("-as_of").values_list("as_of", flat=True)
+    )
+
+
 def shown_list_snapshots(*, slug: str) -> QuerySet[RatingSnapshot]:
     """The publications of the active Gorbunov list ``slug``, one per rating week (``ratings.dates.shown_list`` picks
     the one to show), read with their list, with ``stored_players`` (how many players the list had that week, as the
@@ -113,13 +120,6 @@ def list_rows(*, snapshot: RatingSnapshot, newest: bool) -> ListRows:
         .only("rank", "rating", "delta", "events", "snapshot_id", "player", "player__club", *_PLAYER_FIELDS)
     )
     return ListRows(snapshot=snapshot, newest=newest, entries=entries)
-
-
-def list_view(*, snapshot: RatingSnapshot) -> ListRows:
-    """``list_rows`` as the public API reads it (``federation.api.v1.lists``, converted after the pages): whether the
-    snapshot is the newest is read here."""
-    later = RatingSnapshot.objects.filter(rating_list_id=snapshot.rating_list_id, as_of__gt=snapshot.as_of)
-    return list_rows(snapshot=snapshot, newest=not later.exists())
 
 
 #: What a list's table and download show of a player: the name in either alphabet, the city and the club's name.

@@ -21,7 +21,7 @@ from ratings.engines.common import FieldError
 from ratings.engines.gorbunov import week_start
 from ratings.gorbunov import selectors
 from ratings.gorbunov.calculator import CalculatorError, changes_for_every_place, tournament_inputs
-from ratings.gorbunov.filters import ListFilter
+from ratings.gorbunov.filters import ListFilter, iso_week, week_label
 from ratings.gorbunov.tables import ListTable
 from ratings.models import Engine, RatingEntry, RatingList
 from tournaments.models import CardFormat, Discipline, Tournament, TournamentStatus
@@ -56,7 +56,15 @@ def list_detail(request, slug: str):
     rows = selectors.list_rows(snapshot=snapshot, newest=snapshot.newest) if snapshot else None
     cities, countries = player_places()
     entries = rows.entries if rows else RatingEntry.objects.none()
-    context["filter"] = list_filter = ListFilter(request.GET, queryset=entries, cities=cities, countries=countries)
+    mondays = selectors.published_mondays(rating_list=rating_list)
+    data = request.GET
+    if snapshot is not None and not snapshot.newest and data.get("week") != iso_week(snapshot.as_of):
+        # The week select shows the week on screen, also when a ?date= (or a week between publications) chose it.
+        data = data.copy()
+        data["week"] = iso_week(snapshot.as_of)
+    context["filter"] = list_filter = ListFilter(
+        data, queryset=entries, cities=cities, countries=countries, mondays=mondays
+    )
     if rows is None:
         return render(request, "gorbunov/list_detail.html", context)
     # Issue 28: no column of zeros. A list's first week has no change to show (everyone is new: the page says "new
@@ -70,8 +78,7 @@ def list_detail(request, slug: str):
     paginate(request, table, per_page=PER_PAGE, count=count)
     if download := csv_response(request, table, f"{rating_list.slug}-{snapshot.as_of:%Y-%m-%d}"):
         return download
-    iso_year, iso_week, _day = snapshot.as_of.isocalendar()
-    context.update(table=table, snapshot=snapshot, snapshot_week=f"{iso_year}-W{iso_week:02d}", newest=snapshot.newest)
+    context.update(table=table, snapshot=snapshot, snapshot_week=week_label(snapshot.as_of), newest=snapshot.newest)
     context.update(first_week=snapshot.first, quiet_week=quiet)
     return render(request, "gorbunov/list_detail.html", context)
 

@@ -15,7 +15,9 @@
       .then(function (d) {
         if (d.errors) { out.textContent = Object.keys(d.errors).map(function (k) { return k + ": " + d.errors[k].join(" "); }).join("; "); return; }
         var who = d.black === "a" ? out.dataset.blackA : d.black === "b" ? out.dataset.blackB : out.dataset.either;
-        var levels = d.scale === "tournament" ? " (" + d.level_a + " / " + d.level_b + ")" : "";
+        // The levels named, not a bare "(32 / 26)": a level is the start points of the self-handicap tournament.
+        var levels = d.scale === "tournament" ? " (" + out.dataset.levels
+          .replace("{a}", window.fedNumber(d.level_a, 0)).replace("{b}", window.fedNumber(d.level_b, 0)) + ")" : "";
         out.textContent = d.rank_a + " – " + d.rank_b + levels + ": " + d.text + "; " + who;
       });
   }

@@ -179,6 +179,11 @@ def test_demo_data_content(demo_output):
     assert players.exclude(country="RU").exists()
     assert BotLevel.objects.count() == 3
     assert Player.objects.filter(is_bot=True, bot_level__isnull=False).count() == 3
+    # A few clubs' pages say where they meet and whom to ask, in both languages (issue 28); the others say nothing.
+    described = Club.objects.exclude(meeting_place="")
+    assert described.count() == 3
+    assert all(c.meeting_place_en and c.contact and c.contact_en and c.website for c in described)
+    assert Club.objects.filter(meeting_place="").exists()
 
     by_discipline = defaultdict(list)
     for tournament in Tournament.objects.prefetch_related("results"):

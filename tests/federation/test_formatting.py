@@ -70,7 +70,7 @@ def test_the_template_filters_are_the_same_functions():
         (
             "ru",
             "часть B = (4 наибольших W·R·A) / (MAXK1 + … + MAXK4) = (10) / (20) = 0.50",
-            "часть B = (4 наибольших W·R·A) / (4 наибольших W·A всех учтённых турниров) = (10) / (20) = 0.50",
+            "часть B = (4 наибольших W·R·A) / (4 наибольших W·A всех учтённых турниров) = (10) / (20) = 0,50",
         ),
         (
             "en",
@@ -93,3 +93,33 @@ def test_the_template_filters_are_the_same_functions():
 def test_an_engines_explanation_reads_without_the_rules_notation(language, engine_text, shown):
     """MAXK, Pro, base, ceil, -> and // are the rules' notation; the pages show words and signs (issue 16)."""
     assert formatting.plain_explanation(engine_text, language) == shown
+
+
+@pytest.mark.parametrize(
+    ("language", "engine_text", "shown"),
+    [
+        ("ru", "Rt = 1237.269; A = 40.8", "Rt = 1237,269; A = 40,8"),
+        ("en", "Rt = 1237.269; A = 40.8", "Rt = 1237.269; A = 40.8"),
+        # The mahjong engine groups thousands with a space; the pages group from 10 000 on, as every rating.
+        ("ru", "1 959.26 + 12 345.50", "1959,26 + 12\xa0345,50"),
+        ("en", "1 959.26 + 12 345.50", "1959.26 + 12,345.50"),
+        # Arguments of min/max take a semicolon beside a decimal comma.
+        ("ru", "Vf = min(12.5/30, 4) = 0.42", "Vf = min(12,5/30; 4) = 0,42"),
+        ("en", "Vf = min(12.5/30, 4) = 0.42", "Vf = min(12.5/30, 4) = 0.42"),
+        ("ru", "в пределах [0.5, 2], = 1.2154", "в пределах [0,5; 2], = 1,2154"),
+        # An ISO date as the page writes dates; what is not a number or a date is left alone.
+        ("ru", "restricted by rank before 2026-03-01", "restricted by rank before 01.03.2026"),
+        ("en", "restricted by rank before 2026-03-01", "restricted by rank before 1 Mar 2026"),
+        ("ru", "log10(2), r17, v1.2.3, -2, 2026-13-01", "log10(2), r17, v1.2.3, -2, 2026-13-01"),
+    ],
+)
+def test_an_explanations_numbers_and_dates_read_the_readers_way(language, engine_text, shown):
+    """Issue 28: "40.8" and "1 959.26" on a Russian page that otherwise writes 837,14 and 28.11.2026."""
+    with translation.override(language):
+        assert formatting.plain_explanation(engine_text, language) == shown
+
+
+@pytest.mark.parametrize(("language", "value", "shown"), [("ru", 6.5, "6,5"), ("en", 6.5, "6.5"), ("ru", 7, "7")])
+def test_a_number_keeps_its_own_decimals(language, value, shown):
+    with translation.override(language):
+        assert formatting.number(value) == shown

@@ -110,8 +110,8 @@ def test_gorbunov_changes_newest_first_the_older_folded_once_more(client, busies
     if changes > 10:
         assert f"{changes - 10} earlier change" in section
     # Short headers with their full names, and the formula's numbers folded under the tournament on a phone.
-    assert '<abbr title="place" tabindex="0">M</abbr>' in section
-    assert '<abbr title="rating before" tabindex="0">Rs</abbr>' in section
+    assert '<abbr class="term" title="place" tabindex="0"><span aria-hidden="true">M</span>' in section
+    assert '<abbr class="term" title="rating before" tabindex="0"><span aria-hidden="true">Rs</span>' in section
     assert '<span class="d-md-none">place ' in section
 
 

@@ -167,7 +167,7 @@ def test_robots_and_sitemap(client):
         ("cards", "after this tournament: 190 + 6 = 196", "после турнира: 190 + 6 = 196"),
         ("mahjong", "part A", "часть A"),
         ("go", "150 → 152", "150 → 152"),
-        ("preferans", "new rating 1000 → 997.7675", "новый рейтинг 1000 → 997.7675"),
+        ("preferans", "new rating 1000 → 997.7675", "новый рейтинг 1000 → 997,7675"),
     ],
 )
 def test_how_each_rating_works_with_the_engines_own_example(client, slug, en, ru):

@@ -290,6 +290,13 @@ def test_unknown_player(logged_in, tournament, players, existing):
     assert list(Result.objects.all()) == [existing]
 
 
+def test_an_id_beyond_any_database_id_is_nobody(logged_in, tournament, players, existing):
+    """2**63 does not fit the id column (an OverflowError on SQLite once): the row names it as no player."""
+    response = _preview(logged_in, tournament, _csv("place;player_id\n1;9223372036854775808\n"))
+    _assert_refused(response, "Row 2, player id: no player with id 9223372036854775808.")
+    assert list(Result.objects.all()) == [existing]
+
+
 def test_ambiguous_name_names_the_candidates(logged_in, tournament, players):
     namesake = PlayerFactory(last_name="Иванов", first_name="Иван", last_name_latin="Ivanov", first_name_latin="Ivan")
     response = _preview(logged_in, tournament, _csv("place;player\n1;Иванов Иван\n"))

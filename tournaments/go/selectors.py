@@ -66,10 +66,6 @@ def is_public(go: GoTournament) -> bool:
     return go.tournament.status == TournamentStatus.APPROVED
 
 
-def can_see(user: AbstractBaseUser | AnonymousUser, go: GoTournament) -> bool:
-    return is_public(go) or is_director(user, go)
-
-
 def write_lock(user: AbstractBaseUser | AnonymousUser, go: GoTournament) -> str:
     """Why ``user`` may not change this tournament now ("" when they may): the admin's lock, one rule for both
     (``tournaments.services.tournament_results_locked``): a submitted or approved tournament is changed by

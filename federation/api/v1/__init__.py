@@ -1,6 +1,6 @@
 """The public, read-only API ``/api/v1/`` (django-ninja): rating lists of every system as of any date or week,
-players, tournaments and the calculators, with its OpenAPI document at ``/api/v1/openapi.json`` and its pages at
-``/api/v1/docs/`` (served from the site's own static files).
+players, clubs, tournaments and the calculators, with its OpenAPI document at ``/api/v1/openapi.json`` and its pages
+at ``/api/v1/docs/`` (served from the site's own static files).
 
 The versioning promise is in the README ("Public API"). Every answer is JSON, in the language of ``?lang=`` or else
 ``Accept-Language`` (Russian by default, as the site), error messages included; errors are

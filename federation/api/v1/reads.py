@@ -40,6 +40,7 @@ class Urls:
         with translation.override(language):
             self._player = reverse("federation:player_detail", args=[0]).removesuffix("0/")
             self._tournament = reverse("tournaments:tournament_detail", args=[0]).removesuffix("0/")
+            self._club = reverse("federation:club_detail", args=[0]).removesuffix("0/")
             self.home = reverse("federation:home")
 
     def player(self, pk: int) -> str:
@@ -47,6 +48,9 @@ class Urls:
 
     def tournament(self, pk: int) -> str:
         return f"{self._tournament}{pk}/"
+
+    def club(self, pk: int) -> str:
+        return f"{self._club}{pk}/"
 
     def rating_list(self, rating_list: RatingList) -> str:
         with translation.override(self.language):
@@ -153,6 +157,64 @@ def player_ratings(player: Player, language: str) -> list[dict]:
             }
         )
     return out
+
+
+# --- clubs ----------------------------------------------------------------------------------------------------------
+
+
+def club_ref(club, urls: Urls) -> dict:
+    """A club as the clubs' list shows it (``player_count`` annotated by ``federation.clubs.club_list``)."""
+    return {
+        "id": club.pk,
+        "name": club.name,
+        "city": club.city or "",
+        "country": club.country or "",
+        "players": getattr(club, "player_count", 0),
+        "url": urls.club(club.pk),
+    }
+
+
+def club_detail(club, urls: Urls) -> dict:
+    """A club as its page shows it: the texts staff entered (in the language asked, else the Russian), its players
+    and their current ratings in every list with their movement this season (``federation.clubs``, the page's own
+    selectors and decisions)."""
+    from django.utils import timezone
+
+    from federation.clubs import club_players, club_ratings, season_start
+
+    language = urls.language
+    today = timezone.localdate()
+    players = list(club_players(club=club))
+    club.player_count = len(players)
+    ratings = []
+    for item in club_ratings(club=club, players=players, language=language, today=today):
+        ratings.append(
+            {
+                "system": item.engine,
+                "list": item.rating_list.slug,
+                "list_name": item.name,
+                "as_of": item.as_of,
+                "players": [
+                    {
+                        "player": player_ref(row.player, urls),
+                        "rating": float(row.rating),
+                        "rank": row.rank,
+                        "label": row.label,
+                        "season": None if row.season is None else float(row.season),
+                    }
+                    for row in item.rows
+                ],
+            }
+        )
+    return {
+        **club_ref(club, urls),
+        "meeting_place": club.localised("meeting_place", language),
+        "contact": club.localised("contact", language),
+        "website": club.website,
+        "season_start": season_start(today),
+        "members": [player_ref(player, urls) for player in players],
+        "ratings": ratings,
+    }
 
 
 # --- tournaments ----------------------------------------------------------------------------------------------------

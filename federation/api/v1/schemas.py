@@ -3,6 +3,7 @@ schema fuzz test checks every answer against them."""
 
 from __future__ import annotations
 
+import builtins
 import datetime
 from typing import Literal
 
@@ -92,6 +93,7 @@ class SystemRating(Schema):
 
 class PlayerOut(PlayerRef):
     club: str
+    club_id: int | None = Field(description="the club's id (/api/v1/clubs/{id}/); null without a club")
     latin_name: str
     ratings: list[SystemRating]
 
@@ -142,6 +144,62 @@ class PlayerTournamentsOut(Schema):
     player: PlayerRef
     paging: Page
     tournaments: list[PlayerTournament]
+
+
+class ClubRef(Schema):
+    id: int
+    name: str
+    city: str
+    country: str
+    players: int = Field(description="players who name the club in their profile")
+    url: str = Field(description="the club's page on the site")
+
+
+class ClubsOut(Schema):
+    paging: Page
+    clubs: list[ClubRef]
+
+
+class ClubRating(Schema):
+    player: PlayerRef
+    rating: float
+    rank: int | None = Field(description="the player's rank in the whole list (dated lists); null where none is kept")
+    label: str = Field(description="DIRS: kyu/dan; preferans: the league; else empty")
+    season: float | None = Field(
+        description="the change this season (since 1 January): a dated list's current rating minus the one in its "
+        "last publication before 1 January (null: not in the list then); DIRS and preferans: what this season's "
+        "games changed"
+    )
+
+
+class ClubList(Schema):
+    system: str
+    list: str = Field(description="the list's slug")
+    list_name: str
+    as_of: datetime.date | None = Field(description="the publication shown, for dated lists")
+    # ``builtins.list``: the field ``list`` above hides the builtin in the class's namespace.
+    players: builtins.list[ClubRating] = Field(description="the club's players in this list, best first")
+
+
+class ClubOut(ClubRef):
+    meeting_place: str = Field(description="where and when the club meets, as federation staff entered it")
+    contact: str
+    website: str
+    season_start: datetime.date
+    members: list[PlayerRef] = Field(description="the club's players, by name")
+    ratings: list[ClubList] = Field(description="every active list one of its players holds a rating in")
+
+
+class ClubTournament(Schema):
+    tournament: TournamentRef
+    club_players: int = Field(description="the club's players who played it")
+    best_place: int = Field(description="the best place one of them took")
+
+
+class ClubTournamentsOut(Schema):
+    club: ClubRef
+    paging: Page
+    tournaments: list[ClubTournament]
 
 
 class ResultRow(Schema):

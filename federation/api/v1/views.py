@@ -24,6 +24,9 @@ from federation.api.v1 import history as history_reads
 from federation.api.v1 import lists as list_reads
 from federation.api.v1 import reads
 from federation.api.v1.schemas import (
+    ClubOut,
+    ClubsOut,
+    ClubTournamentsOut,
     DatesOut,
     ErrorsOut,
     HistoryOut,
@@ -36,14 +39,15 @@ from federation.api.v1.schemas import (
     TournamentOut,
     TournamentsOut,
 )
-from federation.models import Player
+from federation.clubs import club_list, club_tournaments
+from federation.models import Club, Player
 from federation.selectors import player_list, player_results, public_tournaments
 from ratings.dates import AskedDate
 from ratings.engines.common import FieldError
 from ratings.models import Engine, RatingList
 from tournaments.models import Result
 
-DESCRIPTION = """The federation's rating lists, players, tournaments and calculators, read-only and public.
+DESCRIPTION = """The federation's rating lists, players, clubs, tournaments and calculators, read-only and public.
 
 - Every answer is JSON. Errors are `{"errors": [{"field": ..., "message": ...}]}` with the query parameter named.
 - Lists are the same as their pages: `?date=YYYY-MM-DD` or `?week=YYYY-Www` gives the list in force then, and
@@ -251,6 +255,7 @@ def player(request, id: Id, lang: Lang = None):
     return {
         **reads.player_ref(player, urls),
         "club": player.club.name if player.club_id else "",
+        "club_id": player.club_id,
         "latin_name": player.full_name_latin if player.last_name_latin else "",
         "ratings": ratings,
     }
@@ -312,6 +317,81 @@ def player_tournaments(request, id: Id, page: PageNo = 1, per_page: PerPage = 50
             for r in results[offset : offset + per_page]
         ],
     }
+
+
+# --- clubs ----------------------------------------------------------------------------------------------------------
+
+#: A city as the clubs' list names it (any printable text, at most 100 characters).
+City = Annotated[str, Query(max_length=100, pattern=PRINTABLE, description="the clubs of this city (its exact name)")]
+CountryCode = Annotated[str, Query(pattern=r"^([A-Z]{2})?$", description="the clubs of this country (RU, DE...)")]
+
+
+def _club_or_404(pk: int) -> Club:
+    found = club_list().filter(pk=pk).first()
+    if found is None:
+        raise ApiError(404, "id", _("there is no club %(id)s") % {"id": pk})
+    return found
+
+
+@api.get("/clubs/", response={200: ClubsOut, **ERRORS}, url_name="clubs", tags=["clubs"])
+def clubs(
+    request, city: City = "", country: CountryCode = "", page: PageNo = 1, per_page: PerPage = 50, lang: Lang = None
+):
+    """Clubs by city, then name, as the clubs' page lists them, each with its number of players."""
+    found = club_list()
+    if city:
+        found = found.filter(city=_printable(city, "city"))
+    if country:
+        found = found.filter(country=country)
+    count = found.count()
+    offset = (page - 1) * per_page
+    urls = reads.Urls(request_language(request))
+    return {
+        "paging": _paging(count, page, per_page),
+        "clubs": [reads.club_ref(club, urls) for club in found[offset : offset + per_page]],
+    }
+
+
+@api.get("/clubs/{id}/", response={200: ClubOut, **ERRORS}, url_name="club", tags=["clubs"])
+def club(request, id: Id, lang: Lang = None):
+    """A club as its page shows it: where and when it meets, whom to ask, its players, and their current rating in
+    every list with the change this season (see ``season``).
+
+    Read through the club page's own selectors, then answered from the cache until something it shows changes."""
+    found = _club_or_404(id)
+    language = request_language(request)
+    return cached_json(
+        request,
+        scopes=versions.SCOPES,
+        parts=("club", id, language),
+        build=lambda: reads.club_detail(found, reads.Urls(language)),
+    )
+
+
+@api.get(
+    "/clubs/{id}/tournaments/",
+    response={200: ClubTournamentsOut, **ERRORS},
+    url_name="club_tournaments",
+    tags=["clubs"],
+)
+def club_tournament_list(request, id: Id, page: PageNo = 1, per_page: PerPage = 50, lang: Lang = None):
+    """The public tournaments the club's players played, newest first, with how many of them played and their best
+    place (a tournament has no club of its own)."""
+    found = _club_or_404(id)
+    tournaments = club_tournaments(club=found)
+    count = tournaments.count()
+    offset = (page - 1) * per_page
+    urls = reads.Urls(request_language(request))
+    rows = []
+    for tournament in tournaments[offset : offset + per_page]:
+        rows.append(
+            {
+                "tournament": reads.tournament_ref(tournament, urls),
+                "club_players": tournament.club_players,
+                "best_place": tournament.best_place,
+            }
+        )
+    return {"club": reads.club_ref(found, urls), "paging": _paging(count, page, per_page), "tournaments": rows}
 
 
 # --- tournaments ----------------------------------------------------------------------------------------------------

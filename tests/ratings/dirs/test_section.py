@@ -72,7 +72,7 @@ def test_games_a_club_and_a_starting_rating():
     play(day, ann, bob, prescribed=False)  # recorded, not rated: not on the chart
     with translation.override("en"):
         html = player_section(RequestFactory().get("/"), ann).html
-    assert ", Go &amp; &quot;Tengen&quot; &lt;club&gt;</p>" in html
+    assert f', <a href="/en/clubs/{club.pk}/">Go &amp; &quot;Tengen&quot; &lt;club&gt;</a></p>' in html
     assert "Starting rating 180 (acceleration 2), carried over from the federation's list of 1 Dec 2025." in html
     assert 'id="dirs-chart"' in html
 

@@ -45,7 +45,7 @@ def rules_in_turn(text, language):
         return ""
     for pattern, replacement in RULES + WORDS[language]:
         text = re.sub(pattern, replacement, text)
-    return text
+    return formatting.localized_numbers(text, language)  # and the numbers the reader's way (issue 28)
 
 
 @pytest.mark.parametrize("language", ["ru", "en"])

@@ -59,7 +59,10 @@ def test_the_crosstable_gives_every_round_of_every_player(client):
     assert (by_name["P0"].wins, by_name["P3"].wins) == (1 + (by_name["P0"].cells[1].sign == "+"), 0)
     page = client.get(f"{EN}/{go.pk}/crosstable/").content.decode()
     assert "after round 2" in page
-    assert f'<td class="round win" title="P1">{number["P1"]}+<br><small>w1</small></td>' in page
+    # The colour letter carries its full name on hover (issue 28).
+    assert (
+        f'<td class="round win" title="P1">{number["P1"]}+<br><small><abbr title="white">w</abbr>1</small></td>' in page
+    )
     assert "(withdrawn after round 1)" in page
     assert page.count('<tr id="line-') == 5
     page = client.get(f"{EN}/{go.pk}/crosstable/?round=1").content.decode()

@@ -64,6 +64,8 @@ def crosstable_cell(cell) -> str:
     if cell.kind != "game":
         return mark_safe('<td class="round absent">—</td>')
     sign = {"+": "win", "-": "loss", "=": "draw"}.get(cell.sign, "pending")
+    # The colour letter with its full name on hover (the legend under the table says it for a phone).
+    colour = {"w": _("white"), "b": _("black")}.get(cell.colour)
     shown = {"-": "−"}.get(cell.sign, cell.sign)
     title = f"{cell.opponent_name}: {cell.special}" if cell.special else cell.opponent_name
     return format_html(
@@ -74,6 +76,6 @@ def crosstable_cell(cell) -> str:
         shown,
         "!" if cell.forfeit else "",
         "*" if cell.special else "",
-        cell.colour,
+        format_html('<abbr title="{}">{}</abbr>', colour, cell.colour) if colour else cell.colour,
         cell.stones,
     )

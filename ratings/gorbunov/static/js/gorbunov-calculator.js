@@ -22,10 +22,11 @@
 
   function draw(data) {
     body.textContent = "";
-    note.textContent = data.note || ("U = " + data.u + ", Rt = " + data.rt + ", K = " + (data.k_effective || data.k));
+    note.textContent = data.note || ("U = " + data.u + ", Rt = " + window.fedNumber(data.rt, -4) + ", K = " +
+      (data.k_effective || data.k));  // static/js/numbers.js: Rt = 130,5 on a Russian page
     (data.places || []).forEach(function (row) {
       var tr = document.createElement("tr");
-      [row.place, (row.delta > 0 ? "+" : "") + row.delta, row.after, row.explanation].forEach(function (value, i) {
+      [row.place, window.fedNumber(row.delta, 0, true), window.fedNumber(row.after, 0), row.explanation].forEach(function (value, i) {
         var td = document.createElement("td");
         td.textContent = value;
         if (i < 3) td.className = "text-end";

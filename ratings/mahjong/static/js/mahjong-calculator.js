@@ -9,7 +9,7 @@
   var timer = null;
   var latest = 0;
 
-  function fixed(value) { return Number(value).toFixed(2); }
+  function fixed(value) { return window.fedNumber(value, 2); }  // static/js/numbers.js: 2,40 on a Russian page
 
   function cell(row, text) {
     var td = row.insertCell();
@@ -28,7 +28,7 @@
       cell(row, place.hanchans);
       cell(row, fixed(place.w));
       cell(row, fixed(place.r));
-      cell(row, fixed(place.delta));
+      cell(row, window.fedNumber(place.delta, 2, true));
     });
   }
 

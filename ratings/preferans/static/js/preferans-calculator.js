@@ -9,10 +9,7 @@
   var timer = null;
   var latest = 0;
 
-  function format(value) {
-    var text = value.toFixed(2);
-    return value > 0 ? "+" + text : text;
-  }
+  function format(value) { return window.fedNumber(value, 2, true); }  // static/js/numbers.js: +2,30 in Russian
 
   function cell(tag, text, className) {
     var el = document.createElement(tag);
@@ -24,12 +21,12 @@
   function draw(data) {
     var headRow = grid.tHead.rows[0];
     while (headRow.cells.length > 1) { headRow.deleteCell(1); }
-    data.tables.forEach(function (rt) { headRow.appendChild(cell("th", String(rt))); });
+    data.tables.forEach(function (rt) { headRow.appendChild(cell("th", window.fedNumber(rt, -2))); });
     var body = grid.tBodies[0];
     body.textContent = "";
     data.cells.forEach(function (values, i) {
       var row = document.createElement("tr");
-      row.appendChild(cell("th", String(data.ratings[i])));
+      row.appendChild(cell("th", window.fedNumber(data.ratings[i], -2)));
       values.forEach(function (value) {
         row.appendChild(cell("td", format(value), value > 0 ? "text-success" : (value < 0 ? "text-danger" : "")));
       });
