@@ -28,7 +28,8 @@ SHOTS = Path(os.environ.get("ARTIFACTS") or Path(__file__).parent) / "screenshot
 
 MEASURE = """() => {
   const root = document.documentElement;
-  const rating = [...document.querySelectorAll('th.col-rating')].find(el => el.offsetParent !== null);
+  const shown = document.querySelectorAll('th.col-rating, .rating-card .col-rating');
+  const rating = [...shown].find(el => el.offsetParent !== null);
   const box = rating ? rating.getBoundingClientRect() : null;
   return {
     viewport: root.clientWidth,
