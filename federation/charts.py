@@ -35,7 +35,14 @@ def event(day, label: str) -> dict:
     return {"x": _iso(day), "label": label}
 
 
-def time_chart(all_series: list[dict], *, events: Iterable[dict] = (), rating: str = "", rank: str = "") -> dict:
+#: The most lines one chart draws (issue 28): more are not told apart; the tournaments' markers count as one.
+MAX_SERIES = 3
+
+
+def time_chart(
+    all_series: list[dict], *, events: Iterable[dict] = (), rating: str = "", rank: str = "", reverse: bool = False
+) -> dict:
+    """``reverse``: the values axis upside down, for places (1 at the top)."""
     seen = set()
     unique = []
     for item in events:
@@ -43,4 +50,8 @@ def time_chart(all_series: list[dict], *, events: Iterable[dict] = (), rating: s
         if key not in seen:
             seen.add(key)
             unique.append(item)
-    return {"series": [s for s in all_series if s["points"]], "events": unique, "rating": rating, "rank": rank}
+    shown = [s for s in all_series if s["points"]]
+    chart = {"series": shown, "events": unique, "rating": rating, "rank": rank}
+    if reverse:
+        chart["reverse"] = True
+    return chart

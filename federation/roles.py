@@ -31,6 +31,9 @@ ORGANISER_PERMISSIONS = [
     "tournaments.change_stage",
     "tournaments.delete_stage",
     "tournaments.view_stage",
+    # The registrations of their own tournaments (issue 30): confirm, waiting list, cancel; no add, no delete.
+    "tournaments.view_registration",
+    "tournaments.change_registration",
     "go.view_gotournament",
     "go.view_registration",
     "go.view_round",

@@ -160,3 +160,27 @@ def public_tournament_list() -> QuerySet[Tournament]:
 def tournament_results(*, tournament: Tournament) -> QuerySet[Result]:
     """A tournament's results as its page and its download show them: each player with their club."""
     return Result.objects.filter(tournament=tournament).select_related("player__club")
+
+
+def empty_result_columns(*, tournament: Tournament) -> tuple[str, ...]:
+    """The columns of a tournament's results that would be empty (issue 28: no blank "Substitute" column): the
+    hanchans and substitutes belong to mahjong, and even there show only when some result has them (one query)."""
+    if tournament.discipline != "mahjong":
+        return ("hanchans_played", "substitute")
+    filled = tournament.results.aggregate(
+        hanchans=Count("hanchans_played"), substitutes=Count("pk", filter=Q(substitute=True))
+    )
+    return tuple(
+        name
+        for name, count in (("hanchans_played", filled["hanchans"]), ("substitute", filled["substitutes"]))
+        if not count
+    )
+
+
+def tournament_winners(*, tournaments: list[Tournament]) -> QuerySet[Result]:
+    """The first places of ``tournaments`` with their players, for the home page's latest tournaments (one query)."""
+    return (
+        Result.objects.filter(tournament__in=[t.pk for t in tournaments], place=1)
+        .select_related("player")
+        .order_by("tournament_id", "pk")
+    )

@@ -30,6 +30,7 @@ class PagesSitemap(_Bilingual):
             "federation:player_list",
             "federation:club_list",
             "tournaments:tournament_list",
+            "calendar:list",
             "ratings:gorbunov:index",
             "ratings:mahjong:index",
             "go:index",
@@ -87,10 +88,31 @@ class TournamentSitemap(_Bilingual):
         return None
 
 
+class CalendarSitemap(_Bilingual):
+    """Each announced tournament's page in the calendar."""
+
+    changefreq = "daily"
+    priority = 0.6
+
+    def items(self):
+        from tournaments.models import AnnouncementStatus
+
+        return (
+            apps.get_model("tournaments", "Tournament")
+            .objects.filter(announcement=AnnouncementStatus.APPROVED)
+            .order_by("pk")
+            .only("pk")
+        )
+
+    def location(self, item):
+        return item.get_calendar_url()
+
+
 SITEMAPS = {
     "pages": PagesSitemap,
     "lists": RatingListSitemap,
     "players": PlayerSitemap,
     "clubs": ClubSitemap,
     "tournaments": TournamentSitemap,
+    "calendar": CalendarSitemap,
 }

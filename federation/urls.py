@@ -9,6 +9,7 @@ from federation.api.http import finish
 from federation.api.v1 import api as api_v1
 from federation.health import HealthView
 from federation.sitemaps import SITEMAPS
+from tournaments.calendar import urls as calendar_urls
 
 # Russian lives at the root and English under /en/ (prefix_default_language=False): every page has one address
 # per language that can be shared, and a visitor with no cookie sees Russian whatever the browser asks for.
@@ -31,6 +32,8 @@ urlpatterns += i18n_patterns(
     path("admin/", admin.site.urls),
     path("", include("federation.urls_public")),
     path("tournaments/", include("tournaments.urls")),
+    path("calendar/", include("tournaments.calendar.urls")),
+    path("feeds/", include(calendar_urls.feed_patterns)),
     path("ratings/", include("ratings.urls")),
     path("go/dirs/", include("ratings.dirs.urls")),
     path("go/", include("tournaments.go.urls")),

@@ -6,7 +6,7 @@ changing a scope means giving it a new version; the old entries are never found 
 Scopes (``SCOPES``), each a part of the federation's data:
 
 - ``registry``: players, clubs, bots' levels, the federation's identity (every page shows names);
-- ``tournaments``: tournaments, their stages and results;
+- ``tournaments``: tournaments, their stages, results, announcements and registrations (the calendar);
 - ``ratings``: the rating lists, their publications, entries, changes and starting ratings (Gorbunov, mahjong);
 - ``dirs``: the DIRS club rating (its games and ratings);
 - ``go``: self-handicap tournaments (registrations, rounds, boards, standings);
@@ -75,6 +75,7 @@ SCOPE_OF_MODEL = {
     "tournaments.Tournament": "tournaments",
     "tournaments.Stage": "tournaments",
     "tournaments.Result": "tournaments",
+    "tournaments.Registration": "tournaments",
     "ratings.RatingList": "ratings",
     "ratings.RatingSnapshot": "ratings",
     "ratings.RatingEntry": "ratings",

@@ -16,16 +16,17 @@ from federation.filters import ClubFilter, PlayerFilter
 from federation.i18n import current_language
 from federation.identity import current_identity
 from federation.models import LOGO_TYPES, Player
-from federation.sections import render_sections
+from federation.sections import render_player_sections
 from federation.selectors import (
     player_list,
     player_results,
     public_player,
     public_tournaments,
+    tournament_winners,
 )
 from federation.tables import ClubTable, ClubTournamentTable, PlayerResultTable, PlayerTable
 from federation.versions import SCOPES
-from ratings.selectors import week_changes
+from ratings.selectors import latest_publications
 from tournaments.models import Discipline
 
 PER_PAGE = 50
@@ -51,15 +52,34 @@ def home(request):
     latest = public_tournaments().order_by("-end_date", "name")[:10]
     stats = Player.objects.aggregate(players=Count("pk", filter=Q(is_bot=False)))
     language = current_language()
-    changes = week_changes(today=timezone.localdate())
-    for item in changes:
-        item["name"] = item["list"].display_name(language)
-        places = 0 if item["list"].engine == "gorbunov" else 2  # Gorbunov ratings are whole numbers
-        item["gainers"] = [
-            {"name": e.player.display_name(language), "pk": e.player_id, "delta": formatting.delta(e.delta, places)}
-            for e in item["gainers"]
-        ]
-    context = {"disciplines": disciplines, "latest": latest, "stats": stats, "changes": changes}
+    publications = []
+    for item in latest_publications():
+        places = 0 if item.rating_list.engine == "gorbunov" else 2  # Gorbunov ratings are whole numbers
+
+        def movers(entries, *, places=places, is_new=item.is_new):
+            return [
+                {
+                    "name": e.player.display_name(language),
+                    "pk": e.player_id,
+                    "value": formatting.rating(e.rating, places) if is_new else formatting.delta(e.delta, places),
+                }
+                for e in entries
+            ]
+
+        publications.append(
+            {
+                "item": item,
+                "name": item.rating_list.display_name(language),
+                "gainers": movers(item.gainers),
+                "losers": movers(item.losers),
+            }
+        )
+    latest = list(latest)
+    winners = {}
+    for result in tournament_winners(tournaments=latest):
+        winners.setdefault(result.tournament_id, result)
+    latest = [{"tournament": t, "winner": winners.get(t.pk)} for t in latest]
+    context = {"disciplines": disciplines, "latest": latest, "stats": stats, "publications": publications}
     return render(request, "federation/home.html", context)
 
 
@@ -82,12 +102,20 @@ def player_detail(request, pk: int):
         raise Http404
     results = PlayerResultTable(player_results(player=player))
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(results)
-    sections = render_sections("PLAYER_PAGE_SECTIONS", request, player)
+    sections, cards = render_player_sections(request, player)
     breadcrumbs = [
         {"label": _("Players"), "url": site_urls()["players"]},
         {"label": player.display_name(current_language())},
     ]
-    context = {"player": player, "results": results, "sections": sections, "breadcrumbs": breadcrumbs}
+    context = {
+        "player": player,
+        "results": results,
+        "sections": sections,
+        "cards": cards,
+        # A visitor who pages or sorts the results came for them: the table is unfolded then.
+        "results_open": any(key in request.GET for key in ("page", "per_page", "sort")),
+        "breadcrumbs": breadcrumbs,
+    }
     return render(request, "federation/player_detail.html", context)
 
 

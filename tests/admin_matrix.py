@@ -47,7 +47,7 @@ from tests.factories import PlayerFactory, TournamentFactory, federation_staff, 
 from tournaments.go.models import StandingRow
 from tournaments.go.services.registrations import go_registration_add, go_tournament_create
 from tournaments.go.services.rounds import go_round_pair
-from tournaments.models import Result, Stage, TournamentStatus
+from tournaments.models import Registration, Result, Stage, TournamentStatus
 
 ACTION = " action "
 ROLES = ("anonymous", "own", "other", "staff")
@@ -120,8 +120,9 @@ class World:
 def world_build() -> World:
     """One object of every model the admin shows; a tournament (and its Go settings) for each organiser."""
     me, them, staff = organiser(username="me"), organiser(username="them"), federation_staff(username="staff")
-    own_t = TournamentFactory(organiser=me, status=TournamentStatus.DRAFT, name="Мой")
-    other_t = TournamentFactory(organiser=them, status=TournamentStatus.DRAFT, name="Чужой")
+    announced = {"description": "Анонс.", "contact": "org@example.org"}  # enough to submit the announcement
+    own_t = TournamentFactory(organiser=me, status=TournamentStatus.DRAFT, name="Мой", **announced)
+    other_t = TournamentFactory(organiser=them, status=TournamentStatus.DRAFT, name="Чужой", **announced)
     own_t.save()
     other_t.save()
     club = Club.objects.create(name="Клуб", city="Москва")
@@ -175,6 +176,12 @@ def world_build() -> World:
     own_stage = Stage.objects.create(tournament=own_t, number=1, hanchans=4, players=16)
     other_stage = Stage.objects.create(tournament=other_t, number=1, hanchans=4, players=16)
     own_result = Result.objects.create(tournament=own_t, player=players[0], place=1)
+    own_registration = Registration.objects.create(
+        tournament=own_t, player=players[1], name="Мой игрок", email="mine@example.org", status="registered"
+    )
+    other_registration = Registration.objects.create(
+        tournament=other_t, player=players[1], name="Чужой игрок", email="theirs@example.org", status="registered"
+    )
     other_result = Result.objects.create(tournament=other_t, player=players[0], place=1)
     own_go = go_tournament_create(
         user=me,
@@ -241,6 +248,7 @@ def world_build() -> World:
         "tournaments.tournament": own_t,
         "tournaments.result": own_result,
         "tournaments.stage": own_stage,
+        "tournaments.registration": own_registration,
         "preferans.seat": game.seats.order_by("pk").first(),
         "preferans.deal": game.deals.order_by("pk").first(),
     }
@@ -249,6 +257,7 @@ def world_build() -> World:
         "tournaments.tournament": other_t,
         "tournaments.result": other_result,
         "tournaments.stage": other_stage,
+        "tournaments.registration": other_registration,
         "preferans.game": other_game,
         "preferans.seat": other_game.seats.order_by("pk").first(),
         "preferans.deal": other_game.deals.order_by("pk").first(),

@@ -10,7 +10,16 @@ from django.utils.translation import ngettext
 from federation.admin import installed_admin_hooks
 from federation.admin_security import AuditedHistoryAdmin, FederationInline
 from tournaments import services
-from tournaments.models import Discipline, Stage, Tournament, TournamentStatus
+from tournaments.calendar import services as calendar_services
+from tournaments.models import (
+    AnnouncementStatus,
+    Discipline,
+    Registration,
+    RegistrationStatus,
+    Stage,
+    Tournament,
+    TournamentStatus,
+)
 
 STAFF_ONLY_FIELDS = [
     "status",
@@ -22,6 +31,9 @@ STAFF_ONLY_FIELDS = [
     "accredited_at",
     "open_ema_judged_by",
     "open_ema_judged_at",
+    "announcement",
+    "announcement_approved_by",
+    "announcement_approved_at",
 ]
 #: A card-game tournament's own optional Gorbunov rules (rules/gorbunov.md), overriding its list's: staff only.
 STAFF_RULE_FIELDS = ["sqrt_rule", "sealed_cap"]
@@ -101,7 +113,28 @@ class TournamentAdmin(AuditedHistoryAdmin):
     list_select_related = ["organiser"]
     search_fields = ["name", "name_en", "city"]
     date_hierarchy = "end_date"
-    actions = ["submit", "approve", "return_to_draft"]
+    actions = [
+        "submit",
+        "approve",
+        "return_to_draft",
+        "submit_announcement",
+        "approve_announcement",
+        "withdraw_announcement",
+        "close_registration",
+        "reopen_registration",
+        "cancel_tournament",
+    ]
+    #: The announcement (tournaments/calendar): what the calendar shows before there are results.
+    ANNOUNCEMENT_FIELDS = [
+        ("announcement", "announcement_approved_by", "announcement_approved_at"),
+        ("venue", "contact"),
+        "description",
+        "description_en",
+        "rules_note",
+        ("max_players", "waiting_list"),
+        ("registration_online", "registration_deadline", "registration_closed"),
+        ("schedule", "schedule_note"),
+    ]
     #: The fieldsets of each discipline; the page shows only the tournament's own, open (a collapsed section hides
     #: its errors, e.g. the K refusal), and all of them, collapsed, only while the discipline is not chosen yet.
     DISCIPLINE_FIELDSETS = {
@@ -139,6 +172,10 @@ class TournamentAdmin(AuditedHistoryAdmin):
             ),
             (_("Status"), {"fields": [("status", "submitted_at"), ("approved_by", "approved_at")]}),
         ]
+        announcement = (
+            [*self.ANNOUNCEMENT_FIELDS, "registrations_summary"] if obj is not None else self.ANNOUNCEMENT_FIELDS
+        )
+        common.append((_("Announcement and registration"), {"fields": announcement}))
         if obj is not None:
             common.append((_("Results and rating lists"), {"fields": ["results_summary", "counting"]}))
         if discipline in self.DISCIPLINE_FIELDSETS:
@@ -161,6 +198,8 @@ class TournamentAdmin(AuditedHistoryAdmin):
         "Results and rating lists" section says when it will be public)."""
         if obj.status == TournamentStatus.APPROVED:
             return obj.get_absolute_url()
+        if obj.announcement == AnnouncementStatus.APPROVED:
+            return obj.get_calendar_url()
         return None
 
     @admin.display(description=_("K"), ordering="k")
@@ -179,6 +218,19 @@ class TournamentAdmin(AuditedHistoryAdmin):
         url = reverse("admin:tournaments_tournament_results", args=[obj.pk])
         text = ngettext("%(count)d result", "%(count)d results", count) % {"count": count}
         return format_html('{} — <a href="{}" id="results-editor-link">{}</a>', text, url, _("open the results editor"))
+
+    @admin.display(description=_("Registrations"))
+    def registrations_summary(self, obj):
+        counts = {status: 0 for status in RegistrationStatus.values}
+        for status in obj.registrations.values_list("status", flat=True):
+            counts[status] += 1
+        url = reverse("admin:tournaments_registration_changelist") + f"?tournament__id__exact={obj.pk}"
+        text = _("%(registered)d registered, %(waiting)d waiting, %(pending)d awaiting e-mail confirmation") % {
+            "registered": counts[RegistrationStatus.REGISTERED],
+            "waiting": counts[RegistrationStatus.WAITING],
+            "pending": counts[RegistrationStatus.PENDING],
+        }
+        return format_html('{} — <a href="{}" id="registrations-link">{}</a>', text, url, _("open the list"))
 
     @admin.display(description=_("Where and when it counts"))
     def counting(self, obj):
@@ -205,7 +257,7 @@ class TournamentAdmin(AuditedHistoryAdmin):
         return form
 
     def get_readonly_fields(self, request, obj=None):
-        readonly = [*STAFF_ONLY_FIELDS, "results_summary", "counting"]
+        readonly = [*STAFF_ONLY_FIELDS, "results_summary", "counting", "registrations_summary"]
         if not request.user.has_perm("tournaments.accredit_tournament"):
             readonly += STAFF_JUDGEMENT_FIELDS
         if not request.user.has_perm("tournaments.set_high_coefficient"):
@@ -213,7 +265,12 @@ class TournamentAdmin(AuditedHistoryAdmin):
         if not request.user.has_perm("tournaments.approve_tournament"):
             readonly.append("organiser")
         if locked_for(request, obj):
-            return [f.name for f in Tournament._meta.fields] + ["judges", "results_summary", "counting"]
+            return [f.name for f in Tournament._meta.fields] + [
+                "judges",
+                "results_summary",
+                "counting",
+                "registrations_summary",
+            ]
         return readonly
 
     def get_queryset(self, request):
@@ -231,6 +288,9 @@ class TournamentAdmin(AuditedHistoryAdmin):
     def save_model(self, request, obj, form, change):
         if not change and obj.organiser_id is None:
             obj.organiser = request.user
+        if change:
+            before = Tournament.objects.filter(pk=obj.pk).first()
+            calendar_services.tournament_schedule_changed(before=before, after=obj)
         super().save_model(request, obj, form, change)
         if {"is_open", "ema"} & set(form.changed_data):
             services.tournament_open_ema_judge(tournament=obj, user=request.user, is_open=obj.is_open, ema=obj.ema)
@@ -245,6 +305,9 @@ class TournamentAdmin(AuditedHistoryAdmin):
                 actions[action.__name__] = self.get_action(action)
         if not request.user.has_perm("tournaments.approve_tournament"):
             for name in ("approve", "return_to_draft"):
+                actions.pop(name, None)
+        if not request.user.has_perm("tournaments.approve_announcement"):
+            for name in ("approve_announcement", "withdraw_announcement"):
                 actions.pop(name, None)
         if not request.user.has_perm("tournaments.accredit_tournament"):
             for name in [name for name in actions if name.startswith("mahjong_")]:
@@ -303,3 +366,126 @@ class TournamentAdmin(AuditedHistoryAdmin):
     @admin.action(description=_("Return to draft"))
     def return_to_draft(self, request, queryset):
         self._run(request, queryset, services.tournament_return_to_draft, _("Returned to draft: %(count)d."))
+
+    @admin.action(description=_("Announce: submit the announcement to federation staff"))
+    def submit_announcement(self, request, queryset):
+        self._run(request, queryset, calendar_services.announcement_submit, _("Announcements submitted: %(count)d."))
+
+    @admin.action(description=_("Approve the announcement (the calendar shows it)"))
+    def approve_announcement(self, request, queryset):
+        self._run(request, queryset, calendar_services.announcement_approve, _("Announcements approved: %(count)d."))
+
+    @admin.action(description=_("Withdraw the announcement from the calendar"))
+    def withdraw_announcement(self, request, queryset):
+        self._run(request, queryset, calendar_services.announcement_withdraw, _("Announcements withdrawn: %(count)d."))
+
+    @admin.action(description=_("Close registration"))
+    def close_registration(self, request, queryset):
+        self._run(request, queryset, calendar_services.registration_close, _("Registration closed: %(count)d."))
+
+    @admin.action(description=_("Reopen registration"))
+    def reopen_registration(self, request, queryset):
+        self._run(
+            request,
+            queryset,
+            calendar_services.registration_close,
+            _("Registration reopened: %(count)d."),
+            closed=False,
+        )
+
+    @admin.action(description=_("Cancel the tournament (the calendar and the feeds say so)"))
+    def cancel_tournament(self, request, queryset):
+        self._run(request, queryset, calendar_services.tournament_cancel, _("Cancelled: %(count)d."))
+
+
+@admin.register(Registration)
+class RegistrationAdmin(AuditedHistoryAdmin):
+    """The organiser's list of a tournament's registrations: confirm, move to and from the waiting list, cancel;
+    staff also match a newcomer to the registry (``player``). Organisers see their own tournaments' only."""
+
+    list_display = ["name", "tournament", "status", "confirmed_by_organiser", "player", "city", "email", "created_at"]
+    list_filter = ["status", "confirmed_by_organiser", "tournament__discipline"]
+    list_select_related = ["tournament", "player"]
+    search_fields = ["name", "email", "tournament__name"]
+    raw_id_fields = ["player"]
+    fields = [
+        "tournament",
+        "player",
+        "name",
+        "city",
+        "email",
+        "status",
+        "confirmed_by_organiser",
+        "created_at",
+        "email_confirmed_at",
+        "cancelled_at",
+    ]
+    readonly_fields = ["tournament", "status", "created_at", "email_confirmed_at", "cancelled_at"]
+    actions = ["confirm", "to_field", "to_waiting_list", "cancel"]
+
+    def get_queryset(self, request):
+        queryset = super().get_queryset(request)
+        if request.user.has_perm("tournaments.approve_tournament"):
+            return queryset
+        return queryset.filter(tournament__organiser=request.user)
+
+    def get_readonly_fields(self, request, obj=None):
+        readonly = list(self.readonly_fields)
+        if not request.user.has_perm("tournaments.approve_tournament"):
+            readonly += ["player", "email"]
+        return readonly
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        allowed = super().has_change_permission(request, obj)
+        if allowed and obj is not None and not request.user.has_perm("tournaments.approve_tournament"):
+            return obj.tournament.organiser_id == request.user.pk
+        return allowed
+
+    def _run(self, request, queryset, service, done_message, **kwargs):
+        done = 0
+        for registration in queryset.select_related("tournament"):
+            try:
+                service(registration=registration, user=request.user, **kwargs)
+                done += 1
+            except (ValidationError, PermissionDenied) as error:
+                text = "; ".join(getattr(error, "messages", [str(error)]))
+                self.message_user(request, f"{registration.name}: {text}", messages.ERROR)
+        if done:
+            self.message_user(request, done_message % {"count": done}, messages.SUCCESS)
+
+    @admin.action(description=_("Confirm the selected registrations"))
+    def confirm(self, request, queryset):
+        self._run(request, queryset, calendar_services.registration_organiser_confirm, _("Confirmed: %(count)d."))
+
+    @admin.action(description=_("Move to the field"))
+    def to_field(self, request, queryset):
+        self._run(
+            request,
+            queryset,
+            calendar_services.registration_set_status,
+            _("Moved to the field: %(count)d."),
+            status=RegistrationStatus.REGISTERED,
+        )
+
+    @admin.action(description=_("Move to the waiting list"))
+    def to_waiting_list(self, request, queryset):
+        self._run(
+            request,
+            queryset,
+            calendar_services.registration_set_status,
+            _("Moved to the waiting list: %(count)d."),
+            status=RegistrationStatus.WAITING,
+        )
+
+    @admin.action(description=_("Cancel the selected registrations"))
+    def cancel(self, request, queryset):
+        self._run(
+            request,
+            queryset,
+            calendar_services.registration_set_status,
+            _("Cancelled: %(count)d."),
+            status=RegistrationStatus.CANCELLED,
+        )

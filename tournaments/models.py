@@ -50,6 +50,23 @@ class TournamentStatus(models.TextChoices):
     APPROVED = "approved", _("Approved")
 
 
+class AnnouncementStatus(models.TextChoices):
+    """An announcement's own workflow, beside the results' one: the organiser submits it, staff approve it, and the
+    calendar shows it from then on (``tournaments.calendar.services``)."""
+
+    NONE = "", _("Not announced")
+    SUBMITTED = "submitted", _("Announcement submitted")
+    APPROVED = "approved", _("Announced")
+
+
+class Schedule(models.TextChoices):
+    """Whether an announced tournament takes place as announced."""
+
+    AS_ANNOUNCED = "", _("As announced")
+    MOVED = "moved", _("Moved")
+    CANCELLED = "cancelled", _("Cancelled")
+
+
 class Tournament(models.Model):
     discipline = models.CharField(_("discipline"), max_length=20, choices=Discipline.choices, db_index=True)
     name = models.CharField(_("name"), max_length=200)
@@ -154,6 +171,47 @@ class Tournament(models.Model):
     acceleration = models.BooleanField(_("acceleration"), default=False)
     draws_allowed = models.BooleanField(_("draws allowed"), default=False)
 
+    # The announcement (tournaments/calendar): the same record takes the results later.
+    announcement = models.CharField(
+        _("announcement"), max_length=20, choices=AnnouncementStatus.choices, default="", blank=True, db_index=True
+    )
+    announcement_approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("announcement approved by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    announcement_approved_at = models.DateTimeField(_("announcement approved at"), null=True, blank=True)
+    schedule = models.CharField(_("schedule"), max_length=20, choices=Schedule.choices, default="", blank=True)
+    schedule_note = models.CharField(
+        _("what changed"), max_length=300, blank=True, help_text=_("Shown on the page and in the feeds when moved.")
+    )
+    #: Bumped at every change of date or schedule: the iCalendar SEQUENCE, so calendars replace the old event.
+    calendar_sequence = models.PositiveIntegerField(_("calendar revision"), default=0, editable=False)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True, null=True)
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    rules_note = models.TextField(
+        _("format and rules"), blank=True, help_text=_("Rounds, time control, rules and anything players must know.")
+    )
+    description = models.TextField(_("description (Russian)"), blank=True)
+    description_en = models.TextField(_("description (English)"), blank=True)
+    contact = models.CharField(
+        _("organiser's contact"), max_length=200, blank=True, help_text=_("Public: a phone, an e-mail or a page.")
+    )
+    max_players = models.PositiveIntegerField(
+        _("field limit"), null=True, blank=True, validators=[MinValueValidator(2), MaxValueValidator(5000)]
+    )
+    waiting_list = models.BooleanField(
+        _("waiting list"), default=True, help_text=_("At the limit, further players join a waiting list.")
+    )
+    registration_online = models.BooleanField(_("online registration"), default=True)
+    registration_deadline = models.DateField(
+        _("registration deadline"), null=True, blank=True, help_text=_("The last day to register (inclusive).")
+    )
+    registration_closed = models.BooleanField(_("registration closed"), default=False)
+
     # The id the federation's history gave the tournament (``manage.py import_history``): a second import finds it.
     external_id = models.CharField(_("federation id"), max_length=100, blank=True, editable=False)
 
@@ -169,6 +227,7 @@ class Tournament(models.Model):
             ("approve_tournament", _("Can approve tournaments")),
             ("accredit_tournament", _("Can accredit tournaments")),
             ("set_high_coefficient", _("Can set a coefficient K above 2")),
+            ("approve_announcement", _("Can approve announcements")),
         ]
         constraints = [
             models.CheckConstraint(
@@ -187,9 +246,78 @@ class Tournament(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("tournaments:tournament_detail", args=[self.pk])
 
+    def get_calendar_url(self) -> str:
+        return reverse("calendar:detail", args=[self.pk])
+
+    @property
+    def is_cancelled(self) -> bool:
+        return self.schedule == Schedule.CANCELLED
+
+    def description_in(self, language: str) -> str:
+        return self.description_en if language.startswith("en") and self.description_en else self.description
+
     def display_name(self, language: str) -> str:
         """The tournament's name in the reader's alphabet (``federation.latin.display``)."""
         return display(self.name, self.name_en, language=language)
+
+
+class RegistrationStatus(models.TextChoices):
+    PENDING = "pending", _("Awaiting e-mail confirmation")
+    REGISTERED = "registered", _("Registered")
+    WAITING = "waiting", _("Waiting list")
+    CANCELLED = "cancelled", pgettext_lazy("registration", "Cancelled")
+
+
+#: Registrations that hold (or wait for) a seat: shown on the public page.
+ACTIVE_REGISTRATION = (RegistrationStatus.REGISTERED, RegistrationStatus.WAITING)
+
+
+class Registration(models.Model):
+    """A player's online registration for an announced tournament (``tournaments.calendar.services``).
+
+    A member of the registry names themself (``player``); a newcomer types a name for staff to match later. The
+    e-mail address is for the confirmation and cancel links only: no page and no API answer shows it.
+    """
+
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="registrations"
+    )
+    player = models.ForeignKey(
+        Player,
+        verbose_name=_("player"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="tournament_registrations",
+    )
+    name = models.CharField(_("name"), max_length=200, help_text=_("Surname and name, as the player typed them."))
+    city = models.CharField(_("city"), max_length=100, blank=True)
+    email = models.EmailField(_("e-mail"), max_length=254)
+    status = models.CharField(
+        _("status"), max_length=20, choices=RegistrationStatus.choices, default=RegistrationStatus.PENDING
+    )
+    confirmed_by_organiser = models.BooleanField(_("confirmed by the organiser"), default=False)
+    created_at = models.DateTimeField(_("registered at"), auto_now_add=True)
+    email_confirmed_at = models.DateTimeField(_("e-mail confirmed at"), null=True, blank=True)
+    cancelled_at = models.DateTimeField(_("cancelled at"), null=True, blank=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
+        ordering = ["tournament", "created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"],
+                condition=models.Q(player__isnull=False) & ~models.Q(status="cancelled"),
+                name="registration_unique_player",
+            ),
+        ]
+        indexes = [models.Index(fields=["tournament", "status"], name="registration_status_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.name} — {self.tournament.name}"
 
 
 class Stage(models.Model):

@@ -406,9 +406,18 @@ def _page_formset(tournament: Tournament, page, picker_url: str):
         }
         for r in rows
     ]
+    player_ids = [r.player_id for r in rows if r.player_id]
+    if not rows and page.number == 1:
+        # Nothing entered yet: the players registered online (tournaments/calendar) are the first rows, places empty,
+        # so the organiser types only the places. Newcomers not matched to the registry come by name.
+        from tournaments.calendar.services import registered_for_results
+
+        registered = registered_for_results(tournament=tournament)[:PAGE_SIZE]
+        initial = [{"player": r.player_id, "participant_name": "" if r.player_id else r.name} for r in registered]
+        player_ids = [r.player_id for r in registered if r.player_id]
     if not page.has_next():
         initial += [{}] * EXTRA_ROWS
-    labels = player_labels([r.player_id for r in rows if r.player_id])
+    labels = player_labels(player_ids)
     return ResultFormSet(initial=initial, tournament=tournament, labels=labels, picker_url=picker_url)
 
 

@@ -8,7 +8,7 @@ from federation.caching import TABLE_PARAMS, cached_page
 from federation.exports import csv_response
 from federation.i18n import current_language
 from federation.sections import render_sections
-from federation.selectors import public_tournament_list, public_tournaments, tournament_results
+from federation.selectors import empty_result_columns, public_tournament_list, public_tournaments, tournament_results
 from federation.versions import SCOPES
 from tournaments.filters import TournamentFilter
 from tournaments.tables import ResultTable, TournamentTable
@@ -31,10 +31,7 @@ def tournament_list(request):
 @cached_page(scopes=SCOPES, params=TABLE_PARAMS)
 def tournament_detail(request, pk: int):
     tournament = get_object_or_404(public_tournaments(), pk=pk)
-    table = ResultTable(
-        tournament_results(tournament=tournament),
-        exclude=() if tournament.discipline == "mahjong" else ("hanchans_played", "substitute"),
-    )
+    table = ResultTable(tournament_results(tournament=tournament), exclude=empty_result_columns(tournament=tournament))
     RequestConfig(request, paginate={"per_page": 100}).configure(table)
     if download := csv_response(request, table, f"tournament-{tournament.pk}"):
         return download

@@ -33,25 +33,33 @@ def _rate() -> tuple[int, int]:
     return int(count), int(seconds or 60)
 
 
+def rate_allows(name: str, limit: int, window: int) -> tuple[bool, float]:
+    """Whether one more request counted under ``name`` fits ``limit`` per fixed window of ``window`` seconds, and
+    the seconds left in the window. Shared by the API's rate and the calendar's registration form (per address and
+    per e-mail). A cache that is down allows: serve rather than refuse everyone."""
+    now = time.time()
+    start = int(now // window) * window
+    wait = start + window - now
+    key = f"{name}:{start}"
+    try:
+        if cache.add(key, 1, window + 1):
+            return True, wait
+        count = cache.incr(key)
+    except ValueError:  # the window's key expired between add and incr
+        cache.add(key, 1, window + 1)
+        return True, wait
+    except Exception:  # the cache is down: serve rather than refuse everyone
+        return True, wait
+    return count <= limit, wait
+
+
 class AnonymousRate(BaseThrottle):
     """At most N requests per window of S seconds from one address; over it, 429 with the seconds left to wait."""
 
     def allow_request(self, request) -> bool:
         limit, window = _rate()
-        now = time.time()
-        start = int(now // window) * window
-        self._wait = start + window - now
-        key = f"api-rate:{self.get_ident(request)}:{start}"
-        try:
-            if cache.add(key, 1, window + 1):
-                return True
-            count = cache.incr(key)
-        except ValueError:  # the window's key expired between add and incr
-            cache.add(key, 1, window + 1)
-            return True
-        except Exception:  # the cache is down: serve rather than refuse everyone
-            return True
-        return count <= limit
+        allowed, self._wait = rate_allows(f"api-rate:{self.get_ident(request)}", limit, window)
+        return allowed
 
     def wait(self) -> float:
         return max(1.0, math.ceil(self._wait))

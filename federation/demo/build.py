@@ -16,7 +16,7 @@ from collections.abc import Callable
 from django.db import transaction
 from django.test.utils import override_settings
 
-from federation.demo import go, lists, people, preferans, tournaments
+from federation.demo import calendar, go, lists, people, preferans, tournaments
 from federation.demo.base import DemoReport, Federation, Feed, Say
 from federation.models import Club, Player
 from federation.services import player_tournament_counts_refresh
@@ -24,6 +24,7 @@ from ratings.dirs.models import DirsGame, DirsRating
 from ratings.models import RatingChange, RatingEntry, RatingSnapshot
 from ratings.preferans.models import Deal, DealResult, Game, GameServer, PreferansRating, Seat
 from tournaments.go.models import Absence, Board, Bye, GoTournament, Registration, Round, StandingRow
+from tournaments.models import Registration as TournamentRegistration
 from tournaments.models import Result, Stage, Tournament
 
 logger = logging.getLogger(__name__)
@@ -77,6 +78,7 @@ def demo_data_create(
         _step(say, "Go DIRS club rating", go.dirs_club_games, feed)
         _step(say, "Go tournaments", go.go_tournaments_run, feed)
         _step(say, "Preferans", preferans.preferans_games_play, feed)
+        _step(say, "Season ahead", lambda _feed: calendar.season_ahead(demo), feed)
         player_tournament_counts_refresh()
     return demo.report
 
@@ -114,6 +116,7 @@ def _delete_all(say: Say) -> None:
             PreferansRating,
             Result,
             Stage,
+            TournamentRegistration,
             Tournament,
             Player,
             Club,

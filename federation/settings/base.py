@@ -126,6 +126,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "federation.context_processors.language_links",
                 "federation.context_processors.site_identity",
+                "tournaments.calendar.context_processors.page_feeds",
             ],
         },
     },
@@ -191,6 +192,11 @@ EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
 # <boris@example.org>``.
 ADMINS = [(name or address, address) for name, address in getaddresses(env.list("DJANGO_ADMINS", default=[]))]
 DEFAULT_FROM_EMAIL = env("DJANGO_DEFAULT_FROM_EMAIL", default="webmaster@localhost")
+# Online registration for announced tournaments (tournaments/calendar): the e-mailed confirmation link works this many
+# seconds, once; the form takes at most REGISTRATION_RATE ("count/seconds") from one address and as many for one
+# e-mail address (429 with Retry-After past it).
+REGISTRATION_CONFIRM_SECONDS = env.int("REGISTRATION_CONFIRM_SECONDS", default=48 * 3600)
+REGISTRATION_RATE = env("REGISTRATION_RATE", default="10/3600")
 SERVER_EMAIL = env("DJANGO_SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
 EMAIL_SUBJECT_PREFIX = env("DJANGO_EMAIL_SUBJECT_PREFIX", default="[ratings] ")
 

@@ -45,14 +45,21 @@ def published_mondays(*, rating_list) -> list:
 def shown_list_snapshots(*, slug: str) -> QuerySet[RatingSnapshot]:
     """The publications of the active Gorbunov list ``slug``, one per rating week (``ratings.dates.shown_list`` picks
     the one to show), read with their list, with ``stored_players`` (how many players the list had that week, as the
-    publication stored it in its ``summary``) and ``newest`` (whether no later week is published)."""
+    publication stored it in its ``summary``), ``stored_moved`` (how many of them it moved or brought in), ``newest``
+    (whether no later week is published) and ``first`` (whether no earlier week is: the list is new)."""
     later = RatingSnapshot.objects.filter(rating_list_id=OuterRef("rating_list_id"), as_of__gt=OuterRef("as_of"))
+    earlier = RatingSnapshot.objects.filter(rating_list_id=OuterRef("rating_list_id"), as_of__lt=OuterRef("as_of"))
     return (
         RatingSnapshot.objects.filter(rating_list__slug=slug, rating_list__engine=Engine.GORBUNOV)
         .filter(rating_list__is_active=True)
         .select_related("rating_list")
         .defer("summary")
-        .annotate(stored_players=KT("summary__players"), newest=~Exists(later))
+        .annotate(
+            stored_players=KT("summary__players"),
+            stored_moved=KT("summary__moved"),
+            newest=~Exists(later),
+            first=~Exists(earlier),
+        )
     )
 
 
@@ -162,6 +169,9 @@ class PlayerList:
     points: list[tuple[dt.date, int]] = field(default_factory=list)
     #: The changes, newest first: dicts of ``CHANGE_FIELDS`` and "explanation" (in the page's language).
     changes: list[dict] = field(default_factory=list)
+    #: The player's place in the newest publication and the change against the week before (None: new in the list).
+    rank: int | None = None
+    delta: Decimal | None = None
 
 
 #: What a change's row and the chart's events show.
@@ -187,17 +197,17 @@ def player_lists(*, player_id: int, language: str) -> list[PlayerList]:
         .values_list(
             *("snapshot__rating_list_id", "snapshot__rating_list__name", "snapshot__rating_list__name_en"),
             *("snapshot__rating_list__slug", "snapshot__as_of", "rating", "events"),
-            *("start__rating", "start__list_date"),
+            *("start__rating", "start__list_date", "rank", "delta"),
         )
     )
     lists: dict[int, PlayerList] = {}
-    for list_id, name, name_en, slug, as_of, rating, events, starting_rating, starting_date in entries:
+    for list_id, name, name_en, slug, as_of, rating, events, starting_rating, starting_date, rank, delta in entries:
         item = lists.get(list_id)
         if item is None:
             name = display(name, name_en, language=language)  # RatingList.display_name's rule
             item = lists[list_id] = PlayerList(name, slug, rating, events, starting_rating, starting_date)
         item.points.append((as_of, int(rating)))  # whole points on the chart
-        item.rating, item.events = rating, events
+        item.rating, item.events, item.rank, item.delta = rating, events, rank, delta  # the newest entry wins
     if not lists:
         return []
     explanation = "explanation_ru" if language.startswith("ru") else "explanation_en"  # RatingChange.explanation's rule

@@ -67,13 +67,19 @@ def list_detail(request, slug: str):
     )
     if rows is None:
         return render(request, "gorbunov/list_detail.html", context)
+    # Issue 28: no column of zeros. A list's first week has no change to show (everyone is new: the page says "new
+    # list"), nor has a week in which no rated tournament moved anyone (the page says so instead).
+    quiet = not snapshot.first and stored_count(snapshot.stored_moved) == 0
     table = ListTable(list_filter.qs, list_rows=rows)
+    if snapshot.first or quiet:
+        table.columns.hide("delta")  # on the page only: the downloads keep their columns
     # Unfiltered, the list has as many rows as the publication stored players: no COUNT(*) over them.
     count = stored_count(snapshot.stored_players) if unfiltered(request, ListFilter, ignore=("week",)) else None
     paginate(request, table, per_page=PER_PAGE, count=count)
     if download := csv_response(request, table, f"{rating_list.slug}-{snapshot.as_of:%Y-%m-%d}"):
         return download
     context.update(table=table, snapshot=snapshot, snapshot_week=week_label(snapshot.as_of), newest=snapshot.newest)
+    context.update(first_week=snapshot.first, quiet_week=quiet)
     return render(request, "gorbunov/list_detail.html", context)
 
 

@@ -8,12 +8,14 @@ from __future__ import annotations
 from datetime import date
 
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from federation import charts
+from federation import charts, formatting
 from federation.i18n import current_language
 from federation.models import Player
+from federation.sections import PlayerSection, RatingCard
 from ratings.engines import mahjong as engine
 from ratings.mahjong.selectors import (
     mahjong_data,
@@ -41,9 +43,9 @@ def player_context(*, player: Player, as_of: date | None, language: str) -> dict
         {score["t"] for item in shown if item.entry is not None for score in item.entry.details.get("scores", [])}
     )
     key = "ru" if language.startswith("ru") else "en"
-    place = _("place")
     rows = []
-    chart_series = []
+    rating_series = []
+    rank_series = []
     events = []
     for item in shown:
         rating_list, entry = item.rating_list, item.entry
@@ -53,6 +55,7 @@ def player_context(*, player: Player, as_of: date | None, language: str) -> dict
         if entry is not None:
             scores = [{**score, "tournament": names.get(score["t"])} for score in entry.details.get("scores", [])]
             formula = entry.details.get("formula", {}).get(key, [])
+        points = history.get(rating_list.pk) or []
         rows.append(
             {
                 "list": rating_list,
@@ -61,33 +64,52 @@ def player_context(*, player: Player, as_of: date | None, language: str) -> dict
                 "entry": entry,
                 "scores": scores,
                 "formula": formula,
+                "history": [float(rating) for _day, rating, _rank in points],
             }
         )
-        points = history.get(rating_list.pk)
         if points:
-            chart_series.append(charts.series(name, [(day, rating) for day, rating, _rank in points], stepped=True))
-            chart_series.append(
-                charts.series(
-                    f"{name}: {place}", [(day, rank) for day, _rating, rank in points], axis="rank", stepped=True
-                )
-            )
+            rating_series.append(charts.series(name, [(day, rating) for day, rating, _rank in points], stepped=True))
+            rank_series.append(charts.series(name, [(day, rank) for day, _rating, rank in points], stepped=True))
         events += [
             charts.event(score["end"], score["tournament"].name) for score in scores if score["tournament"] is not None
         ]
-    chart = charts.time_chart(chart_series, events=events, rating=_("rating"), rank=place) if chart_series else None
+    # Issue 28: at most three series a chart. The ratings on one chart, with the tournaments marked while the lists
+    # leave room for them; the places (the higher the better) on a small chart of their own.
+    if len(rating_series) > charts.MAX_SERIES - 1:
+        events = []
+    chart = charts.time_chart(rating_series, events=events, rating=_("rating")) if rating_series else None
+    rank_chart = charts.time_chart(rank_series, rating=_("place"), reverse=True) if rank_series else None
     return {
         "player": player,
         "rows": rows,
         "chart": chart,
+        "rank_chart": rank_chart,
         "has_any": any(row["entry"] for row in rows) or bool(chart),
     }
 
 
-def player_section(request, player: Player) -> str | None:
+def player_section(request, player: Player) -> PlayerSection | None:
+    """The player's mahjong lists: a card each at the top of the page, the table, charts and breakdowns folded."""
     context = player_context(player=player, as_of=None, language=current_language())
     if not context["has_any"]:
         return None
-    return render_to_string("mahjong/_player.html", {**context, "in_section": True})
+    cards = [
+        RatingCard(
+            discipline=_("Riichi mahjong"),
+            name=row["name"],
+            url=reverse("ratings:mahjong:list", args=[row["list"].slug]),
+            rating=formatting.rating(row["entry"].rating, 2),
+            rank=str(row["entry"].rank),
+            rank_label=_("place in the list"),
+            change=formatting.delta(row["entry"].delta, 2) if row["entry"].delta is not None else "",
+            is_new=row["entry"].delta is None,
+            history=row["history"],
+            anchor="mahjong-player",
+        )
+        for row in context["rows"]
+        if row["entry"] is not None
+    ]
+    return PlayerSection(render_to_string("mahjong/_player.html", {**context, "in_section": True}), cards)
 
 
 def _w_by_stage(tournament: engine.RatedTournament, coefficients: engine.Coefficients) -> list[dict]:

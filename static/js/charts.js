@@ -1,7 +1,8 @@
 // Every rating chart of the site on a time axis (Chart.js 4 with the date-fns adapter, both served locally).
 // A <canvas class="fed-chart" data-source="ID"> reads its data from the json_script element ID (federation/charts.py):
-// series of {x: "YYYY-MM-DD", y}, events (tournaments) marked as triangles on the time axis; dates and numbers are
-// written in the page's language (Intl), and on a phone the axes keep few ticks.
+// series of {x: "YYYY-MM-DD", y}, events (tournaments) marked as triangles on the time axis and named in the legend;
+// a chart with "reverse" (places) has 1 at the top; dates and numbers are written in the page's language (Intl), and
+// on a phone the axes keep few ticks.
 (function () {
   "use strict";
   if (typeof Chart === "undefined" || window.fedChartsDrawn) return;
@@ -43,8 +44,11 @@
         ticks: { maxTicksLimit: narrow ? 4 : 8, maxRotation: 0, callback: function (value) { return month.format(new Date(value)); } }
       },
       rating: {
-        position: "left", title: { display: !!chart.rating && !narrow, text: chart.rating },
-        ticks: { maxTicksLimit: narrow ? 5 : 8, callback: function (value) { return number.format(value); } }
+        position: "left", reverse: !!chart.reverse, title: { display: !!chart.rating && !narrow, text: chart.rating },
+        ticks: {
+          maxTicksLimit: narrow ? 5 : 8, precision: chart.reverse ? 0 : undefined,
+          callback: function (value) { return number.format(value); }
+        }
       }
     };
     if (chart.series.some(function (s) { return s.axis === "rank"; })) {
@@ -61,7 +65,7 @@
         interaction: { mode: "nearest", intersect: false },
         scales: scales,
         plugins: {
-          legend: { display: chart.series.length > 1, labels: { boxWidth: 12 } },
+          legend: { display: datasets.length > 1, labels: { boxWidth: 12, usePointStyle: datasets.length > chart.series.length } },
           tooltip: {
             callbacks: {
               title: function (items) { return items.length ? day.format(new Date(items[0].parsed.x)) : ""; },

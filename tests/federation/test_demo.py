@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db import transaction
 
+from federation import demo
 from federation.demo.names import feminine_surname, transliterate
 from federation.models import BotLevel, Club, Player, normalize_name
 from federation.roles import FEDERATION_STAFF, ORGANISERS
@@ -20,6 +21,7 @@ from ratings.models import Engine, RatingChange, RatingEntry, RatingSnapshot
 from ratings.preferans.models import Deal, Game, PreferansRating
 from tournaments.go.models import Board, GoTournament, Registration, Round, StandingRow
 from tournaments.models import Discipline, GoSystem, Result, Stage, Tournament, TournamentStatus
+from tournaments.models import Registration as TournamentRegistration
 from tournaments.services import tournament_result_problems
 
 SMALL = ["--players", "60", "--years", "1", "--force"]
@@ -185,8 +187,10 @@ def test_demo_data_content(demo_output):
     assert all(c.meeting_place_en and c.contact and c.contact_en and c.website for c in described)
     assert Club.objects.filter(meeting_place="").exists()
 
+    # The season ahead (issue 30) is announced, not played: the played ones are those up to the demo's today.
+    played = Tournament.objects.filter(end_date__lte=demo.DEFAULT_TODAY)
     by_discipline = defaultdict(list)
-    for tournament in Tournament.objects.prefetch_related("results"):
+    for tournament in played.prefetch_related("results"):
         by_discipline[tournament.discipline].append(tournament)
     assert set(by_discipline) == set(Discipline.values)
 
@@ -199,8 +203,24 @@ def test_demo_data_content(demo_output):
         assert tournament.participants == len(tournament.results.all())
         assert tournament.participants % 4 == 0
         assert tournament.hanchans >= 4
-    for tournament in Tournament.objects.all():
+    for tournament in played:
         assert tournament_result_problems(tournament=tournament) == []
+
+
+def test_demo_has_a_season_ahead(demo_output, client):
+    """A dozen announced tournaments across the disciplines, some with players registered, one full with a waiting
+    list, one moved, one cancelled; the calendar shows them."""
+    ahead = Tournament.objects.filter(end_date__gt=demo.DEFAULT_TODAY)
+    assert ahead.count() == 12
+    assert set(ahead.values_list("discipline", flat=True)) == set(Discipline.values)
+    assert set(ahead.values_list("announcement", flat=True)) == {"approved"}
+    assert set(ahead.values_list("schedule", flat=True)) == {"", "moved", "cancelled"}
+    registrations = TournamentRegistration.objects.filter(tournament__in=ahead)
+    assert registrations.filter(status="registered").count() > 40
+    (full,) = Tournament.objects.filter(registrations__status="waiting").distinct()
+    assert full.registrations.filter(status="registered").count() == full.max_players
+    page = client.get("/en/calendar/").content.decode()
+    assert "Драфт-турнир «Снежный»" in page
 
 
 @pytest.mark.django_db

@@ -2,6 +2,7 @@
 home page's search and this week's changes, navigation, meta tags, sitemap.xml and robots.txt, and the "how this
 rating works" pages with the engine's own worked example."""
 
+import datetime
 import re
 
 import pytest
@@ -122,14 +123,17 @@ def test_home_has_a_search_and_what_changed_this_week(client):
     rating_list = RatingList.objects.create(
         slug="week-list", name="Недельный", name_en="Weekly", engine=Engine.GORBUNOV
     )
-    snapshot = RatingSnapshot.objects.create(rating_list=rating_list, as_of=timezone.localdate())
+    today = timezone.localdate()
+    first = RatingSnapshot.objects.create(rating_list=rating_list, as_of=today - datetime.timedelta(days=7))
+    snapshot = RatingSnapshot.objects.create(rating_list=rating_list, as_of=today)
     winner = PlayerFactory(last_name="Победов", last_name_latin="Pobedov")
+    RatingEntry.objects.create(snapshot=first, player=winner, rank=1, rating=125, delta=None)
     RatingEntry.objects.create(snapshot=snapshot, player=winner, rank=1, rating=150, delta=25)
     RatingEntry.objects.create(snapshot=snapshot, player=PlayerFactory(), rank=2, rating=100, delta=0)
     page = client.get("/en/").content.decode()
     assert 'id="home-search"' in page
     assert 'name="q"' in page
-    this_week = page.split('id="this-week"', 1)[1].split("</ul>", 1)[0]
+    this_week = page.split('id="publications"', 1)[1].split("</ul>", 1)[0]
     assert "Weekly" in this_week
     assert "1 player moved" in this_week
     assert "Pobedov Ivan</a> +25" in this_week

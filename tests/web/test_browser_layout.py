@@ -28,7 +28,8 @@ SHOTS = Path(os.environ.get("ARTIFACTS") or Path(__file__).parent) / "screenshot
 
 MEASURE = """() => {
   const root = document.documentElement;
-  const rating = [...document.querySelectorAll('th.col-rating')].find(el => el.offsetParent !== null);
+  const shown = document.querySelectorAll('th.col-rating, .rating-card .col-rating');
+  const rating = [...shown].find(el => el.offsetParent !== null);
   const box = rating ? rating.getBoundingClientRect() : null;
   return {
     viewport: root.clientWidth,
@@ -97,6 +98,14 @@ def pages() -> list[tuple[str, str, bool]]:
     for discipline, pk in by_discipline.items():
         if pk:
             result.append((f"tournament-{discipline}", f"/tournaments/{pk}/", False))
+    # The calendar (issue 30): the demo's season ahead, its fullest announcement (a waiting list) and its form.
+    full = Tournament.objects.filter(registrations__status="waiting").values_list("pk", flat=True).first()
+    result += [
+        ("calendar", "/calendar/", False),
+        ("calendar-en", "/en/calendar/", False),
+        ("calendar-tournament", f"/calendar/{full}/", False),
+        ("calendar-register", f"/en/calendar/{full}/register/?q=a", False),
+    ]
     return result
 
 

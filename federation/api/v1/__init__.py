@@ -9,6 +9,7 @@ shows a publication) and honours ``If-None-Match`` / ``If-Modified-Since``; anon
 ``settings.API_ANON_RATE`` (429 with ``Retry-After``); any site may read it (CORS, GET only).
 """
 
+from federation.api.v1 import calendar  # noqa: F401  (registers the calendar's operations on ``api``)
 from federation.api.v1.views import api
 
 __all__ = ["api"]

@@ -256,3 +256,43 @@ class ErrorItem(Schema):
 
 class ErrorsOut(Schema):
     errors: list[ErrorItem]
+
+
+class CalendarEntry(Schema):
+    id: int
+    name: str
+    discipline: str
+    start_date: datetime.date
+    end_date: datetime.date
+    city: str
+    country: str
+    venue: str
+    schedule: Literal["scheduled", "moved", "cancelled"] = Field(description="whether it takes place as announced")
+    schedule_note: str = Field(description="what changed, when moved or cancelled")
+    registration_open: bool
+    registered: int = Field(description="players registered (their e-mail confirmed)")
+    waiting: int = Field(description="players on the waiting list")
+    max_players: int | None = Field(description="the field limit, null when none")
+    url: str = Field(description="the tournament's page in the calendar")
+    ics: str = Field(description="the tournament as an iCalendar file")
+    results_url: str | None = Field(description="its results' page, once approved")
+
+
+class CalendarOut(Schema):
+    paging: Page
+    tournaments: list[CalendarEntry]
+
+
+class CalendarRegistration(Schema):
+    name: str
+    player: PlayerRef | None = Field(description="null for a newcomer not yet matched to the registry")
+    status: Literal["registered", "waiting"]
+    rating: float | None = Field(description="the player's current rating in the discipline's main list")
+
+
+class CalendarTournamentOut(CalendarEntry):
+    description: str = Field(description="in the requested language where the organiser wrote it, else Russian")
+    rules: str
+    contact: str = Field(description="the organiser's public contact")
+    registration_deadline: datetime.date | None = Field(description="the last day to register")
+    registrations: list[CalendarRegistration] = Field(description="never an e-mail address")

@@ -10,6 +10,7 @@ import re
 from typing import Annotated, Literal
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db.models import Count, IntegerField, OuterRef, Subquery
 from django.http import HttpRequest
 from django.utils import timezone, translation
@@ -39,6 +40,7 @@ from federation.api.v1.schemas import (
     TournamentOut,
     TournamentsOut,
 )
+from federation.caching import answer_key
 from federation.clubs import club_list, club_tournaments
 from federation.models import Club, Player
 from federation.selectors import player_list, player_results, public_tournaments
@@ -150,6 +152,20 @@ def _no_list(slug: str) -> ApiError:
     return ApiError(404, "slug", _("there is no rating list “%(slug)s”") % {"slug": slug[:100]})
 
 
+def _list_engines() -> dict[str, str]:
+    """The engine of each public list by its slug (what decides the versions a list's answer is kept under), from the
+    cache under the version of the lists (``RatingList`` is in the "ratings" scope), so that a warm answer reads no
+    table; read from the database when the cache is down."""
+
+    def engines() -> dict[str, str]:
+        return dict(RatingList.objects.filter(is_active=True).values_list("slug", "engine"))
+
+    key = answer_key(("ratings",), "list-engines")
+    if key is None:
+        return engines()
+    return cache.get_or_set("api-list-engines:" + key.etag, engines, settings.API_CACHE_SECONDS)
+
+
 def _list_or_404(slug: str) -> RatingList:
     found = reads.public_lists().filter(slug=slug).first()
     if found is None:
@@ -186,14 +202,16 @@ def rating_list(
     Read through the list page's own selectors (``lists``), then answered from the cache until the list changes."""
     asked = _asked(date, week)
     language = request_language(request)
-    item = _list_or_404(slug)
-    parts = ("list", asked.day, asked.error, league, page, per_page, language)
+    engine = _list_engines().get(slug)
+    if engine is None:
+        raise _no_list(slug)
+    parts = ("list", slug, asked.day, asked.error, league, page, per_page, language)
     return cached_json(
         request,
-        scopes=list_reads.scopes(item.engine),
+        scopes=list_reads.scopes(engine),
         parts=parts,
         build=lambda: list_reads.page_of(
-            item, asked=asked, league=league, page=page, per_page=per_page, urls=reads.Urls(language)
+            _list_or_404(slug), asked=asked, league=league, page=page, per_page=per_page, urls=reads.Urls(language)
         ),
     )
 
@@ -277,9 +295,9 @@ def player_history(
 
     Read from every system's changes (``history``), then answered from the cache until one of them changes."""
     language = request_language(request)
-    player = _player_or_404(id)
 
-    def build() -> dict:
+    def build() -> dict:  # the player too: a warm answer reads no table
+        player = _player_or_404(id)
         offset = (page - 1) * per_page
         counts, items = history_reads.counts_and_page(
             id, system=system, offset=offset, limit=per_page, language=language

@@ -11,7 +11,7 @@ from django.utils.http import parse_http_date
 from openapi_spec_validator import validate
 
 from federation.models import Player
-from ratings.models import Engine, RatingList, RatingSnapshot
+from ratings.models import Engine, RatingEntry, RatingList, RatingSnapshot
 from tournaments.models import Discipline, Tournament, TournamentStatus
 
 pytestmark = pytest.mark.django_db
@@ -266,6 +266,19 @@ def test_conditional_requests_get_304(client, demo):
     players = client.get(f"{V1}/players/")
     assert players["ETag"]
     assert client.get(f"{V1}/players/", HTTP_IF_NONE_MATCH=players["ETag"]).status_code == 304
+
+
+def test_a_list_or_history_asked_again_reads_no_table(client, demo, django_assert_num_queries):
+    gorbunov = RatingList.objects.filter(engine=Engine.GORBUNOV, is_active=True).first()
+    player = RatingEntry.objects.filter(snapshot__rating_list=gorbunov).values_list("player_id", flat=True).first()
+    for url in (f"{V1}/lists/{gorbunov.slug}/?per_page=20", f"{V1}/players/{player}/history/"):
+        first = client.get(url)
+        assert first.status_code == 200
+        with django_assert_num_queries(0):
+            again = client.get(url)
+        assert again.content == first.content
+    assert client.get(f"{V1}/lists/no-such-list/").status_code == 404
+    assert client.get(f"{V1}/players/999999999/history/").status_code == 404
 
 
 def test_anonymous_clients_are_rate_limited_with_retry_after(client, db):

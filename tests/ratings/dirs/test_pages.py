@@ -62,7 +62,7 @@ def test_the_game_form_leaderboard_and_chart(client):
     assert 'id="dirs-chart"' in page.content.decode()
     assert '"y": 182.0' in page.content.decode()  # 180 + one step of 2, on the time axis (federation.charts)
     # The player page's DIRS section.
-    html = player_section(page.wsgi_request, ann)
+    html = player_section(page.wsgi_request, ann).html
     assert "182" in html
     assert player_section(page.wsgi_request, PlayerFactory()) is None
 

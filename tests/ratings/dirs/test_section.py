@@ -54,7 +54,7 @@ def test_no_dirs_rating_has_no_section():
 def test_a_rating_without_games_or_club():
     player = rated_player("12k", club=None)
     with translation.override("en"):
-        html = player_section(RequestFactory().get("/"), player)
+        html = player_section(RequestFactory().get("/"), player).html
     assert f'<a href="/en/go/dirs/players/{player.pk}/"><strong>090</strong></a> (12k)</p>' in html
     assert "dirs-chart" not in html
 
@@ -71,8 +71,8 @@ def test_games_a_club_and_a_starting_rating():
         play(day + datetime.timedelta(days=i), ann, eve, winner="black")
     play(day, ann, bob, prescribed=False)  # recorded, not rated: not on the chart
     with translation.override("en"):
-        html = player_section(RequestFactory().get("/"), ann)
-    assert ", Go &amp; &quot;Tengen&quot; &lt;club&gt;</p>" in html
+        html = player_section(RequestFactory().get("/"), ann).html
+    assert f', <a href="/en/clubs/{club.pk}/">Go &amp; &quot;Tengen&quot; &lt;club&gt;</a></p>' in html
     assert "Starting rating 180 (acceleration 2), carried over from the federation's list of 1 Dec 2025." in html
     assert 'id="dirs-chart"' in html
 
@@ -81,9 +81,9 @@ def test_only_unrated_games_draw_no_chart_and_one_game_draws_one():
     ann = rated_player("3k")
     bob = rated_player("10k")
     play(datetime.date(2026, 2, 1), ann, bob, prescribed=False)
-    assert "dirs-chart" not in player_section(RequestFactory().get("/"), ann)
+    assert "dirs-chart" not in player_section(RequestFactory().get("/"), ann).html
     play(datetime.date(2026, 2, 2), ann, bob)
-    assert "dirs-chart" in player_section(RequestFactory().get("/"), ann)
+    assert "dirs-chart" in player_section(RequestFactory().get("/"), ann).html
 
 
 def test_the_starting_rating_of_the_first_dirs_list_without_acceleration():
@@ -95,7 +95,7 @@ def test_the_starting_rating_of_the_first_dirs_list_without_acceleration():
     carry(player, 150, acceleration=3, day=datetime.date(2025, 5, 6))
     carry(player, 1500, acceleration=None, day=datetime.date(2023, 5, 6), rating_list=gorbunov)
     with translation.override("ru"):
-        html = player_section(RequestFactory().get("/"), player)
+        html = player_section(RequestFactory().get("/"), player).html
     assert "Начальный рейтинг 007 (ускорение 0)" in html
     assert "06.05.2024" in html
 
@@ -111,7 +111,7 @@ def test_a_few_queries_whatever_the_games(django_assert_max_num_queries):
     for i in range(12):
         play(datetime.date(2026, 2, 2) + datetime.timedelta(days=i), ann, bob, winner="black" if i % 2 else "white")
     with django_assert_max_num_queries(3):
-        html = player_section(request, ann)
+        html = player_section(request, ann).html
     assert html.count('"x": "2026-02-') == 14  # the starting point and thirteen rated games
     with django_assert_max_num_queries(1):
         assert player_section(request, nobody) is None

@@ -102,10 +102,13 @@ def _csv(client, params):
 def _page_rows(client, params):
     text = client.get("/en/ratings/cards/gorbunov/", {**params, "per_page": 500}).content.decode()
     body = text.split('id="gorbunov-list"', 1)[1].split("</tbody>", 1)[0].split("<tbody", 1)[1]
+    # A week in which nobody moved shows no column of zeros (issue 28) but says so; its change is 0 for everyone.
+    quiet = "No rated tournament moved anyone this week" in text
+    assert quiet == (">Change<" not in text.split('id="gorbunov-list"', 1)[1])
     rows = []
     for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S):
         cells = [re.sub(r"<[^>]+>", "", td).strip() for td in re.findall(r"<td[^>]*>(.*?)</td>", tr, re.S)]
-        rows.append(cells)
+        rows.append([*cells[:3], "0", *cells[3:]] if quiet else cells)
     return rows
 
 

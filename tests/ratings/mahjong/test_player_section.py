@@ -60,7 +60,8 @@ def field():
 
 
 def _section(player):
-    return player_section(RequestFactory().get("/"), player)
+    section = player_section(RequestFactory().get("/"), player)
+    return section.html if section else None
 
 
 @pytest.mark.parametrize("language", ["ru", "en"])
@@ -168,3 +169,23 @@ def test_the_api_reads_the_same_ratings(field):
             )
         found = [item for item in player_ratings(field[who], "en") if item["system"].startswith("mahjong")]
         assert found == expected, who
+
+
+def test_at_most_three_series_a_chart_and_the_places_on_their_own(field):
+    """Issue 28: the ratings on one chart (at most three lines, the tournaments marked only while they leave room),
+    the places on a small chart of their own with 1 at the top; a card per list that lists the player."""
+    context = player_context(player=field["star"], as_of=None, language="en")
+    chart, ranks = context["chart"], context["rank_chart"]
+    assert 1 <= len(chart["series"]) <= 3
+    assert all(s["axis"] == "rating" for s in chart["series"])
+    assert len(chart["series"]) + (1 if chart["events"] else 0) <= 3
+    assert ranks["reverse"] is True
+    assert [s["label"] for s in ranks["series"]] == [s["label"] for s in chart["series"]]
+    assert all(point["y"] >= 1 for s in ranks["series"] for point in s["points"])
+    with translation.override("en"):
+        section = player_section(RequestFactory().get("/"), field["star"])
+    listed = [row for row in context["rows"] if row["entry"] is not None]
+    assert [card.name for card in section.cards] == [row["name"] for row in listed]
+    assert all(card.rank == str(row["entry"].rank) for card, row in zip(section.cards, listed, strict=True))
+    assert 'id="mahjong-rank-chart"' in section.html
+    assert "chart-box chart-box-small" in section.html

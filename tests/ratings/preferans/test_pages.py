@@ -108,7 +108,7 @@ def test_player_section_chart_sums_per_game(rf, client, django_assert_max_num_qu
     players = _played(games=2, deals=3)
     me = players[0]
     with translation.override("en"), django_assert_max_num_queries(9):  # 8 + the federation identity, read once
-        html = player_section(rf.get("/"), me)
+        html = player_section(rf.get("/"), me).html
     assert 'id="preferans-chart"' in html
     rows = list(DealResult.objects.filter(player=me).order_by("deal_id"))
     after_first_game = rows[2].rating_after

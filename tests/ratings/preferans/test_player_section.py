@@ -26,7 +26,8 @@ START = datetime.datetime(2026, 1, 5, 18, tzinfo=datetime.UTC)
 
 def _section(rf, player, language):
     with translation.override(language):
-        return player_section(rf.get("/"), player)
+        section = player_section(rf.get("/"), player)
+    return section.html if section else None
 
 
 def _carried(player, **kwargs):

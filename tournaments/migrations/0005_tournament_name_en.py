@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0003_tournament_external_id_optional_rules'),
+        ('tournaments', '0004_calendar'),
     ]
 
     operations = [
