@@ -124,7 +124,7 @@ def cyrillic_federation():
     Registration.objects.update(name_latin="", surname_latin="", given_name_latin="")
     RatingList.objects.update(name_en="")
     Club.objects.update(name_en="")
-    Tournament.objects.update(name_en="")
+    Tournament.objects.update(name_en="", description_en="")
     SiteIdentity.objects.create(
         name="Федерация интеллектуальных игр", short_name="ФИИ", about="О нас", contact="Пишите"
     )

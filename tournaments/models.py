@@ -254,7 +254,8 @@ class Tournament(models.Model):
         return self.schedule == Schedule.CANCELLED
 
     def description_in(self, language: str) -> str:
-        return self.description_en if language.startswith("en") and self.description_en else self.description
+        """The English text on the English pages, else the Russian in Latin letters (issue 28: no Cyrillic there)."""
+        return display(self.description, self.description_en, language=language)
 
     def display_name(self, language: str) -> str:
         """The tournament's name in the reader's alphabet (``federation.latin.display``)."""
