@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.conf import settings
+from django.core.cache import cache
 from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery
 
+from federation.caching import answer_key
 from federation.latin import latin_key, transliterate
 from federation.models import Player, normalize_name
 from tournaments.models import Result, Tournament, TournamentStatus
@@ -17,18 +20,25 @@ def player_list(*, search: str = "") -> QuerySet[Player]:
     return player_search(queryset=players, search=search)
 
 
-def player_places(*, players: QuerySet[Player] | None = None, shape: str = "") -> tuple[list[str], list[str]]:
-    """The cities and countries these players (all people, no bots, by default) come from, in one query (the index
-    on (city, country) of the people answers it). ``shape`` is not used (the callers from before issue 25 pass it)."""
-    people = Player.objects.filter(is_bot=False)
-    if players is not None:
-        people = people.filter(pk__in=players.values("pk"))
-    cities, countries = set(), set()
-    for city, country in people.order_by().values_list("city", "country").distinct():
-        if city:
-            cities.add(city)
-        countries.add(country)
-    return sorted(cities), sorted(countries)
+def player_places() -> tuple[list[str], list[str]]:
+    """The cities and countries the registry's people come from: the choices of every list's filter.
+
+    Every list offers the same places (a city with nobody in one list shows that list empty, saying so): one read
+    kept in Django's cache under the registry's version and shared by every list's pages. Each list offering only
+    its own players' places cost half of a cold RR list page (23 ms of 44 for 20,000 players, the rows 1 ms)."""
+
+    def read() -> tuple[list[str], list[str]]:
+        cities, countries = set(), set()
+        for city, country in Player.objects.filter(is_bot=False).order_by().values_list("city", "country").distinct():
+            if city:
+                cities.add(city)
+            countries.add(country)
+        return sorted(cities), sorted(countries)
+
+    found = answer_key(("registry",), "player-places")
+    if found is None:  # the cache is down
+        return read()
+    return cache.get_or_set("player-places:" + found.etag, read, settings.PUBLIC_PAGE_CACHE_SECONDS)
 
 
 def player_search(*, queryset: QuerySet[Player], search: str) -> QuerySet[Player]:

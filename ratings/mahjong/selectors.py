@@ -17,7 +17,6 @@ from django.db.models import OuterRef, QuerySet, Subquery
 from django.db.models.fields.json import KT
 
 from federation.models import Player
-from federation.selectors import player_places
 from federation.tables import listed
 from ratings.engines import mahjong as engine
 from ratings.engines.common import EngineError
@@ -201,13 +200,6 @@ def snapshot_entries(*, snapshot: RatingSnapshot, with_parts: bool = False) -> Q
     ``with_parts``: with their ``details`` too (the rating's parts A and B, which the public API gives)."""
     entries = RatingEntry.objects.filter(snapshot_id=snapshot.pk).select_related("player")
     return listed(entries, "rank", "rating", "delta", "events", "snapshot", *(["details"] if with_parts else []))
-
-
-def snapshot_places(*, snapshot: RatingSnapshot) -> tuple[list[str], list[str]]:
-    """The cities and the countries of a snapshot's players, for the list's filter: one query."""
-    return player_places(
-        players=Player.objects.filter(pk__in=RatingEntry.objects.filter(snapshot_id=snapshot.pk).values("player_id"))
-    )
 
 
 @dataclass(frozen=True)

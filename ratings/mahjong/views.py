@@ -13,6 +13,7 @@ from federation.caching import DATED, TABLE_PARAMS, cached_page
 from federation.exports import csv_response
 from federation.i18n import current_language
 from federation.models import Player
+from federation.selectors import player_places
 from federation.tables import paginate, stored_count, unfiltered
 from ratings.dates import asked_date, list_for_date, shown_list
 from ratings.engines.common import FieldError
@@ -26,7 +27,6 @@ from ratings.mahjong.selectors import (
     shown_list_snapshots,
     snapshot_dates,
     snapshot_entries,
-    snapshot_places,
     tournament_names,
 )
 from ratings.mahjong.tables import MahjongEntryTable
@@ -78,7 +78,7 @@ def list_detail(request, slug: str):
         ],
     }
     if snapshot is not None:
-        cities, countries = snapshot_places(snapshot=snapshot)
+        cities, countries = player_places()
         entry_filter = MahjongEntryFilter(
             request.GET, queryset=snapshot_entries(snapshot=snapshot), cities=cities, countries=countries
         )

@@ -14,7 +14,6 @@ from django_tables2 import RequestConfig
 from federation.caching import TABLE_PARAMS, cached_page
 from federation.exports import csv_response
 from federation.i18n import current_language
-from federation.models import Player
 from federation.selectors import player_places
 from ratings.preferans import selectors
 from ratings.preferans.filters import LeaderboardFilter
@@ -34,7 +33,7 @@ def index(request):
     league = request.GET.get("league", League.AMATEUR)
     if league not in League.values:
         league = League.AMATEUR
-    cities, countries = player_places(players=Player.objects.filter(is_bot=False, preferans_rating__isnull=False))
+    cities, countries = player_places()
     board = LeaderboardFilter(
         request.GET, queryset=selectors.leaderboard(league=league), cities=cities, countries=countries
     )
