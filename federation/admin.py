@@ -17,7 +17,7 @@ from django.utils.translation import ngettext
 
 from federation.admin_security import AuditedHistoryAdmin, FederationModelAdmin
 from federation.logo import LOGO_MAX_BYTES, logo_from_upload
-from federation.models import BotLevel, Club, Player, SiteIdentity
+from federation.models import BotLevel, CityName, Club, Player, SiteIdentity
 from federation.selectors import player_label, player_likely_duplicates, player_search
 from federation.services import player_merge
 
@@ -42,19 +42,29 @@ def installed_admin_hooks(name: str) -> list:
 class ClubAdmin(AuditedHistoryAdmin):
     """Clubs are federation staff's to edit (``federation.roles``: organisers only view them); the meeting place,
     contact and website are shown on the club's public page, which is fresh at once after a save
-    (``federation.versions``: the registry scope)."""
+    (``federation.versions``: the registry scope). The English name is what the English pages show (blank: the
+    Russian one transliterated, ``federation.latin.display``)."""
 
-    list_display = ["name", "city", "country", "website"]
+    list_display = ["name", "name_en", "city", "country", "website"]
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
     list_filter = ["country"]
-    search_fields = ["name", "city"]
+    search_fields = ["name", "name_en", "city"]
     fieldsets = [
-        (None, {"fields": ["name", ("city", "country")]}),
+        (None, {"fields": [("name", "name_en"), ("city", "country")]}),
         (
             _("On the club's page"),
             {"fields": [("meeting_place", "meeting_place_en"), ("contact", "contact_en"), "website"]},
         ),
     ]
+
+
+@admin.register(CityName)
+class CityNameAdmin(AuditedHistoryAdmin):
+    """The English names of cities (issue 28): typed once, shown on the English pages for every player, club and
+    tournament written in that city; a city without one is shown transliterated."""
+
+    list_display = ["name", "name_en"]
+    search_fields = ["name", "name_en"]
 
 
 @admin.register(BotLevel)

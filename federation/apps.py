@@ -22,3 +22,8 @@ class FederationConfig(AppConfig):
 
         post_save.connect(forget_identity, sender=SiteIdentity, dispatch_uid="federation.forget_identity")
         post_delete.connect(forget_identity, sender=SiteIdentity, dispatch_uid="federation.forget_identity_deleted")
+
+        from federation.models import CityName, forget_city_names
+
+        post_save.connect(forget_city_names, sender=CityName, dispatch_uid="federation.forget_city_names")
+        post_delete.connect(forget_city_names, sender=CityName, dispatch_uid="federation.forget_city_names_deleted")

@@ -4,7 +4,8 @@ from django.utils.translation import gettext_lazy as _
 
 from federation.clubs import club_places
 from federation.formatting import country as country_name
-from federation.models import Club, Player
+from federation.i18n import current_language
+from federation.models import Club, Player, city_name
 from federation.selectors import player_places, player_search
 
 
@@ -35,7 +36,11 @@ class PlayerFilter(django_filters.FilterSet):
 
 
 def _set_place_choices(filterset: django_filters.FilterSet, cities, countries) -> None:
-    filterset.filters["city"].extra["choices"] = [(c, c) for c in cities]
+    # Cities in the reader's alphabet (``federation.latin.display``: Latin on the English pages), sorted as shown;
+    # the value stays the city as stored, which is what the rows are filtered by.
+    language = current_language()
+    shown = sorted(((city, city_name(city, language)) for city in cities), key=lambda pair: pair[1].lower())
+    filterset.filters["city"].extra["choices"] = shown
     # Countries by name in the reader's language, sorted by that name (federation.formatting.country).
     named = sorted(((code, country_name(code)) for code in countries), key=lambda pair: pair[1])
     filterset.filters["country"].extra["choices"] = named

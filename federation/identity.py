@@ -14,9 +14,10 @@ from functools import lru_cache
 from django.conf import settings
 from django.core.cache import cache
 from django.urls import get_script_prefix, reverse
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 
 from federation.i18n import current_language
+from federation.latin import display
 from federation.models import SiteIdentity
 
 DEFAULT_IDENTITY = {
@@ -46,6 +47,13 @@ def forget_identity(**kwargs) -> None:
     cache.delete(CACHE_KEY)
 
 
+def _description(name: str, language: str) -> str:
+    """The search engines' sentence when staff wrote none in this language (the English pages, most often)."""
+    if not language.startswith("en"):
+        return ""
+    return gettext("Ratings, players and tournaments of %(name)s.") % {"name": name}
+
+
 @lru_cache(maxsize=16)
 def _addresses(language: str | None, prefix: str) -> tuple[str, str]:
     """The logo's and the colours' addresses, reversed once per language and script prefix."""
@@ -55,13 +63,13 @@ def _addresses(language: str | None, prefix: str) -> tuple[str, str]:
 def identity_context(identity: SiteIdentity | None = None, language: str | None = None) -> dict:
     identity = identity or current_identity()
     language = language or current_language()
-    name = identity.localised("name", language)
+    name = identity.display_name(language)
     version = int(identity.updated_at.timestamp()) if identity.updated_at else 0
     logo_url, css_url = _addresses(get_language(), get_script_prefix())
     return {
         "name": name,
-        "short_name": identity.short_name or name,
-        "description": identity.localised("description", language),
+        "short_name": display(identity.short_name, language=language) or name,
+        "description": identity.localised("description", language) or _description(name, language),
         "has_logo": bool(identity.logo),
         "logo_url": f"{logo_url}?v={version}" if identity.logo else "",
         "css_url": f"{css_url}?v={version}",

@@ -1,8 +1,10 @@
 """Names in Latin letters: the passport transliteration of Russian, plain ASCII for files such as EGD's, and the
 key two spellings of one name share.
 
-One copy for the whole site: the demo federation's Latin names, the EGD results table (`rules/go.md`, part 3:
-names, clubs and cities transliterated to Latin letters) and the import of players from EGD and CSV files.
+One copy for the whole site: every name the English pages show (``display``: a player's, a city's, a club's, a
+tournament's, a rating list's, the federation's own), the demo federation's Latin names, the EGD results table
+(`rules/go.md`, part 3: names, clubs and cities transliterated to Latin letters) and the import of players from EGD
+and CSV files.
 """
 
 from __future__ import annotations
@@ -33,6 +35,28 @@ def transliterate(text: str) -> str:
         else:
             out.append(latin)
     return "".join(out)
+
+
+def display(text: str | None, english: str | None = "", *, language: str) -> str:
+    """A name as a page in ``language`` shows it: on the Russian pages as typed; on the English pages the English
+    name staff typed, else the passport transliteration of the Russian one (a Latin name passes through as it is).
+
+    The one rule behind every model's ``display_name`` and the ``name`` template filter (``federation.templatetags``).
+    """
+    if not language.startswith("en"):
+        return text or ""
+    return english or transliterate(text or "")
+
+
+def name_of(thing, language: str) -> str:
+    """A name as a page shows it: an object's own ``display_name`` (a player, club, tournament, rating list, Go
+    registration, the federation), or a plain text such as a city, a bot level or a name a view already chose
+    (``display``). What the ``name`` template filter and the tables' downloads write."""
+    if thing is None or thing == "":
+        return ""
+    if isinstance(thing, str):
+        return display(thing, language=language)
+    return thing.display_name(language)
 
 
 def to_ascii(text: str) -> str:

@@ -1,6 +1,7 @@
 """The member registry: clubs and players (bots included), with their names in Cyrillic and in Latin."""
 
 from django.conf import settings
+from django.core.cache import cache
 from django.core.validators import MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import F, Q, Value
@@ -8,6 +9,9 @@ from django.db.models.functions import Coalesce, Lower, NullIf, Upper
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
+
+from federation.i18n import current_language
+from federation.latin import display
 
 country_code_validator = RegexValidator(r"^[A-Z]{2}$", _("Use the two-letter country code, e.g. RU."))
 
@@ -17,11 +21,17 @@ def normalize_name(text: str) -> str:
     return " ".join(text.lower().replace("ё", "е").split())
 
 
+#: The English name staff may type for a club, a tournament or a rating list; left blank, the English pages show the
+#: passport transliteration of the Russian name (``federation.latin.display``).
+ENGLISH_NAME_HELP = _("Leave blank to show the Russian name in Latin letters (passport transliteration).")
+
+
 class Club(models.Model):
     """A club: its page (``/clubs/<id>/``) shows where and when it meets and how to reach it, as federation staff
     enter them in the admin (organisers only read clubs), with an English version of each text for ``/en/``."""
 
     name = models.CharField(_("name"), max_length=200)
+    name_en = models.CharField(_("name (English)"), max_length=200, blank=True, help_text=ENGLISH_NAME_HELP)
     city = models.CharField(_("city"), max_length=100, blank=True)
     country = models.CharField(_("country"), max_length=2, default="RU", validators=[country_code_validator])
     meeting_place = models.TextField(
@@ -49,18 +59,76 @@ class Club(models.Model):
         constraints = [models.UniqueConstraint(fields=["name", "city"], name="club_unique_name_city")]
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.city})" if self.city else self.name
+        """The name and city in the reader's alphabet (the filters' and the admin's choices show it)."""
+        language = current_language()
+        name = self.display_name(language)
+        return f"{name} ({city_name(self.city, language)})" if self.city else name
 
     def get_absolute_url(self) -> str:
         return reverse("federation:club_detail", args=[self.pk])
 
     def localised(self, field: str, language: str) -> str:
         """``meeting_place`` or ``contact`` in the visitor's language: the English text on ``/en/`` when staff
-        entered one, else the Russian (as ``SiteIdentity.localised``)."""
-        value = getattr(self, field)
-        if language.startswith("en"):
-            return getattr(self, f"{field}_en", "") or value
-        return value
+        entered one, else the Russian in Latin letters (``federation.latin.display``: an address, a name and a phone
+        number a foreign visitor can read and type; issue 28)."""
+        return display(getattr(self, field), getattr(self, f"{field}_en", ""), language=language)
+
+    def display_name(self, language: str) -> str:
+        """The club's name in the reader's alphabet (``federation.latin.display``)."""
+        return display(self.name, self.name_en, language=language)
+
+
+#: The English names of cities in Django's cache (``city_name``), deleted when staff save or delete one
+#: (``federation.apps``).
+CITY_NAMES_KEY = "federation:city-names"
+CITY_NAMES_SECONDS = 60
+
+
+def english_city_names() -> dict[str, str]:
+    """Every English name staff typed, by the city as written: a small table read on every English page that shows a
+    city, so kept in the cache; a cache that is down makes it a query, never an error. The pages that show cities
+    are in the "registry" scope, so a save gives them a new version at once (``federation.versions``)."""
+    names = cache.get(CITY_NAMES_KEY)
+    if names is None:
+        names = dict(CityName.objects.values_list("name", "name_en"))
+        cache.set(CITY_NAMES_KEY, names, CITY_NAMES_SECONDS)
+    return names
+
+
+def city_name(city: str | None, language: str) -> str:
+    """A city as a page in ``language`` shows it: as written on the Russian pages; on the English ones the English
+    name staff typed for it (``CityName``), else the passport transliteration (``federation.latin.display``). A city
+    is a text on players, clubs and tournaments, not a row of its own, so its English name is found by that text."""
+    if not city:
+        return ""
+    if not language.startswith("en"):
+        return city
+    return display(city, english_city_names().get(city, ""), language=language)
+
+
+def forget_city_names(**kwargs) -> None:
+    """Signal receiver: the next page reads the table again."""
+    cache.delete(CITY_NAMES_KEY)
+
+
+class CityName(models.Model):
+    """A city's English name, typed by staff once for every player, club and tournament written in that city
+    (``city_name``); a city without one is shown in Latin letters by the passport transliteration."""
+
+    name = models.CharField(
+        _("city"), max_length=100, unique=True, help_text=_("As players, clubs and tournaments write it, e.g. Москва.")
+    )
+    name_en = models.CharField(_("name (English)"), max_length=100, help_text=_("For the English pages, e.g. Moscow."))
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("English name of a city")
+        verbose_name_plural = _("English names of cities")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return f"{self.name} → {self.name_en}"
 
 
 class BotLevel(models.Model):
@@ -183,10 +251,9 @@ class Player(models.Model):
         return " ".join(part for part in (self.last_name_latin, self.first_name_latin) if part)
 
     def display_name(self, language: str) -> str:
-        """The name in the visitor's alphabet: Latin for English when we have it, Cyrillic otherwise."""
-        if language.startswith("en") and self.last_name_latin:
-            return self.full_name_latin
-        return self.full_name
+        """The name in the visitor's alphabet: on the English pages the Latin name staff typed, else the passport
+        transliteration of the Cyrillic one (``federation.latin.display``)."""
+        return display(self.full_name, self.full_name_latin if self.last_name_latin else "", language=language)
 
 
 colour_validator = RegexValidator(r"^#[0-9a-fA-F]{6}$", _("A colour as #RRGGBB, e.g. #1f4e79."))
@@ -232,7 +299,12 @@ class SiteIdentity(models.Model):
         super().save(*args, **kwargs)
 
     def localised(self, field: str, language: str) -> str:
-        value = getattr(self, field)
+        """A text (description, about, contact) in the reader's language: the English pages show only the English
+        text, never the Russian one in its place (a page with no English text says so, ``federation.views``)."""
         if language.startswith("en"):
-            return getattr(self, f"{field}_en", "") or value
-        return value
+            return getattr(self, f"{field}_en", "")
+        return getattr(self, field)
+
+    def display_name(self, language: str) -> str:
+        """The federation's name in the reader's alphabet: the English name, else the Russian one transliterated."""
+        return display(self.name, self.name_en, language=language)

@@ -75,12 +75,20 @@ class PlayerChoice:
     label: str
 
 
+def quoted(name: str) -> str:
+    """A name in «» unless it already carries quotes of its own ("«Берсерк-Арена»" stays as it is, not
+    "««Берсерк-Арена»»")."""
+    if name[:1] in "«\"„“'":
+        return name
+    return f"«{name}»"
+
+
 def player_label(player: Player) -> str:
     """ "Иванов Иван — Москва, «Клуб», №123": city, club and the site's id beside the name (the club is read from
     ``player.club``, so select it with the player)."""
     details = [player.city] if player.city else []
     if player.club_id:
-        details.append(f"«{player.club.name}»")
+        details.append(quoted(player.club.name))
     details.append(f"№{player.pk}")
     return f"{player.full_name} — {', '.join(details)}"
 

@@ -6,7 +6,8 @@ from django.utils.translation import gettext_lazy as _
 
 from federation import formatting
 from federation.i18n import current_language
-from federation.models import Player
+from federation.latin import name_of
+from federation.models import Player, city_name
 from tournaments.models import Discipline
 
 # Phone-first tables (issue 16): place, player and rating come first and always show; a number never wraps; the
@@ -67,7 +68,7 @@ def listed(queryset, *own: str, player: str = "player", club: str | None = None)
     cost of reading a page of 50 (issue 16). A table that shows another column names it in ``own``."""
     fields = [*own, player, *(f"{player}__{name}" for name in LISTED_PLAYER)]
     if club:
-        fields += [club, f"{club}__name"]
+        fields += [club, f"{club}__name", f"{club}__name_en"]
     return queryset.only(*fields)
 
 
@@ -85,6 +86,22 @@ def order_by_name(queryset, is_descending: bool, prefix: str = ""):
     return queryset.order_by(*keys, f"{prefix}id"), True
 
 
+class NameColumn(tables.Column):
+    """A column of names (a city, a club, a tournament): the download writes each as the page does, in the reader's
+    alphabet (``federation.latin.name_of``); the page's own rows are written by its template with the ``name``
+    filter."""
+
+    def value(self, value, **kwargs):
+        return name_of(value, current_language())
+
+
+class CityColumn(tables.Column):
+    """A column of cities: the download writes each as the page does (``federation.cities.city_name``)."""
+
+    def value(self, value, **kwargs):
+        return city_name(value, current_language())
+
+
 class PlayerIdColumn(tables.Column):
     """The player's id, in the downloads only: it tells namesakes apart (hidden on the page)."""
 
@@ -98,8 +115,8 @@ class PlayerTable(tables.Table):
 
     player_id = PlayerIdColumn(accessor="pk")
     name = tables.Column(verbose_name=_("Player"), accessor="last_name", order_by=("search_name", "id"), attrs=NAME)
-    city = tables.Column(verbose_name=_("City"))
-    club = tables.Column(verbose_name=_("Club"), accessor="club__name", order_by=("club__name",), attrs=FOLD)
+    city = CityColumn(verbose_name=_("City"))
+    club = NameColumn(verbose_name=_("Club"), accessor="club", order_by=("club__name",), attrs=FOLD)
     country = tables.Column(verbose_name=_("Country"), attrs=FOLD)
     tournament_count = tables.Column(verbose_name=_("Tournaments"), attrs=NUMBER)
 
@@ -138,7 +155,9 @@ class PlayerResultTable(tables.Table):
     date = tables.Column(
         verbose_name=_("Date"), accessor="tournament__end_date", attrs={"td": {"class": "text-nowrap"}}
     )
-    tournament = tables.Column(verbose_name=_("Tournament"), accessor="tournament__name", attrs=NAME)
+    tournament = NameColumn(
+        verbose_name=_("Tournament"), accessor="tournament", order_by=("tournament__name",), attrs=NAME
+    )
     place = tables.Column(verbose_name=_("Place"), attrs=NUMBER)
     result_count = tables.Column(
         verbose_name=_("of"),
@@ -146,7 +165,7 @@ class PlayerResultTable(tables.Table):
         attrs={"th": {"class": "text-end"}, "td": {"class": "text-end text-muted"}},
     )
     discipline = tables.Column(verbose_name=_("Discipline"), accessor="tournament__discipline", attrs=FOLD)
-    city = tables.Column(verbose_name=_("City"), accessor="tournament__city", attrs=FOLD)
+    city = CityColumn(verbose_name=_("City"), accessor="tournament__city", attrs=FOLD)
 
     class Meta:
         order_by = ("-date",)
@@ -174,7 +193,7 @@ class ClubTable(tables.Table):
 
     club_id = tables.Column(verbose_name=_("Club id"), accessor="pk", visible=False, orderable=False)
     name = tables.Column(verbose_name=_("Club"), linkify=True, order_by=("sort_name", "pk"), attrs=NAME)
-    city = tables.Column(verbose_name=_("City"), order_by=("city", "sort_name", "pk"), default="—")
+    city = CityColumn(verbose_name=_("City"), order_by=("city", "sort_name", "pk"), default="—")
     country = tables.Column(verbose_name=_("Country"), order_by=("country", "city", "sort_name", "pk"), attrs=FOLD)
     player_count = tables.Column(verbose_name=_("Players"), order_by=("player_count", "sort_name", "pk"), attrs=NUMBER)
 
@@ -183,6 +202,15 @@ class ClubTable(tables.Table):
         attrs = {"class": "table table-sm table-striped table-hover align-middle", "id": "clubs"}
         template_name = "django_tables2/slim.html"
         empty_text = _("No club matches the filter.")
+
+    def render_name(self, record):
+        return record.display_name(current_language())
+
+    def value_name(self, record):
+        return record.display_name(current_language())
+
+    def render_city(self, value):
+        return city_name(value, current_language())
 
     def render_country(self, value):
         return formatting.country(value)
@@ -212,3 +240,6 @@ class ClubTournamentTable(tables.Table):
 
     def render_end_date(self, value):
         return formatting.day(value)
+
+    def render_name(self, record):
+        return record.display_name(current_language())

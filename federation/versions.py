@@ -70,6 +70,7 @@ SCOPE_OF_MODEL = {
     "federation.Player": "registry",
     "federation.Club": "registry",
     "federation.BotLevel": "registry",
+    "federation.CityName": "registry",
     "federation.SiteIdentity": "registry",
     "tournaments.Tournament": "tournaments",
     "tournaments.Stage": "tournaments",

@@ -145,7 +145,7 @@ def club_detail(request, pk: int):
     players = list(club_players(club=club))
     tournaments = ClubTournamentTable(club_tournaments(club=club))
     RequestConfig(request, paginate={"per_page": 20}).configure(tournaments)
-    breadcrumbs = [{"label": _("Clubs"), "url": site_urls()["clubs"]}, {"label": club.name}]
+    breadcrumbs = [{"label": _("Clubs"), "url": site_urls()["clubs"]}, {"label": club.display_name(language)}]
     context = {
         "club": club,
         "meeting_place": club.localised("meeting_place", language),
@@ -170,7 +170,12 @@ def about(request):
     return render(
         request,
         "federation/text_page.html",
-        {"title": _("About the federation"), "text": identity.localised("about", language), "page": "about"},
+        {
+            "title": _("About the federation"),
+            "text": identity.localised("about", language),
+            "russian_only": bool(identity.about),
+            "page": "about",
+        },
     )
 
 
@@ -184,6 +189,7 @@ def contact(request):
         {
             "title": _("Contact"),
             "text": identity.localised("contact", language),
+            "russian_only": bool(identity.contact),
             "email": identity.email,
             "page": "contact",
         },

@@ -16,7 +16,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from federation.models import Player
+from federation.latin import display
+from federation.models import ENGLISH_NAME_HELP, Player
 from tournaments.models import Tournament
 
 
@@ -32,7 +33,7 @@ class Engine(models.TextChoices):
 class RatingList(models.Model):
     slug = models.SlugField(_("slug"), max_length=60, unique=True)
     name = models.CharField(_("name (Russian)"), max_length=200)
-    name_en = models.CharField(_("name (English)"), max_length=200, blank=True)
+    name_en = models.CharField(_("name (English)"), max_length=200, blank=True, help_text=ENGLISH_NAME_HELP)
     engine = models.CharField(_("engine"), max_length=20, choices=Engine.choices)
     params = models.JSONField(
         _("parameters"), default=dict, blank=True, help_text=_("The engine's parameters; unknown keys are refused.")
@@ -75,7 +76,8 @@ class RatingList(models.Model):
             raise ValidationError({"params": str(error)}) from None
 
     def display_name(self, language: str) -> str:
-        return self.name_en if language.startswith("en") and self.name_en else self.name
+        """The list's name in the reader's alphabet: the English name, else the Russian one transliterated."""
+        return display(self.name, self.name_en, language=language)
 
 
 class RatingSnapshot(models.Model):

@@ -37,7 +37,7 @@ from django_celery_beat.models import (
     SolarSchedule,
 )
 
-from federation.models import BotLevel, Club, SiteIdentity
+from federation.models import BotLevel, CityName, Club, SiteIdentity
 from ratings.dirs.models import DirsRating
 from ratings.dirs.services import dirs_game_record
 from ratings.models import JobRun, RatingChange, RatingEntry, RatingList, RatingSnapshot, StartingRating
@@ -218,6 +218,7 @@ def world_build() -> World:
         "django_celery_beat.intervalschedule": interval,
         "federation.club": club,
         "federation.botlevel": bot,
+        "federation.cityname": CityName.objects.create(name="Тверь", name_en="Tver"),
         "federation.player": players[0],
         "federation.siteidentity": SiteIdentity.objects.create(name="Федерация"),
         "ratings.ratinglist": rating_list,

@@ -111,6 +111,14 @@ ROWS = {
     "federation_botlevel_delete": ("...R", "...W"),
     "federation_botlevel_change": ("...R", "...R"),
     "federation/botlevel/<path:object_id>/": (".RRR", ".RRR"),
+    # The English names of cities (issue 28): staff's alone, as the bot levels.
+    "federation_cityname_simple_history": ("...R", "...."),
+    "federation_cityname_changelist": ("...R", "...W"),
+    "federation_cityname_add": ("...R", "...R"),
+    "federation_cityname_history": ("...R", "...R"),
+    "federation_cityname_delete": ("...R", "...W"),
+    "federation_cityname_change": ("...R", "...R"),
+    "federation/cityname/<path:object_id>/": (".RRR", ".RRR"),
     "federation_siteidentity_changelist": ("...R", "...R"),
     "federation_siteidentity_add": ("....", "...."),  # one row: the world has it, so nobody adds another
     "federation_siteidentity_history": ("...R", "...R"),
@@ -254,6 +262,7 @@ ROWS = {
     "django_celery_beat_periodictask_changelist action toggle_tasks": ("", "...W"),
     "django_celery_beat_solarschedule_changelist action delete_selected": ("", "...W"),
     "federation_botlevel_changelist action delete_selected": ("", "...W"),
+    "federation_cityname_changelist action delete_selected": ("", "...W"),
     "ratings_startingrating_changelist action delete_selected": ("", "...W"),
     "federation_club_changelist action delete_selected": ("", ".RRR"),
     "federation_player_changelist action delete_selected": ("", ".RRR"),

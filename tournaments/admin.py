@@ -111,7 +111,7 @@ class TournamentAdmin(AuditedHistoryAdmin):
     list_display = ["name", "discipline", "end_date", "city", "status", "coefficient", "accreditation", "organiser"]
     list_filter = ["discipline", "status", "accredited", ("end_date", admin.DateFieldListFilter)]
     list_select_related = ["organiser"]
-    search_fields = ["name", "city"]
+    search_fields = ["name", "name_en", "city"]
     date_hierarchy = "end_date"
     actions = [
         "submit",
@@ -158,7 +158,18 @@ class TournamentAdmin(AuditedHistoryAdmin):
             obj.discipline if obj is not None else request.POST.get("discipline", request.GET.get("discipline"))
         )
         common = [
-            (None, {"fields": ["discipline", "name", ("start_date", "end_date"), ("city", "country"), "organiser"]}),
+            (
+                None,
+                {
+                    "fields": [
+                        "discipline",
+                        ("name", "name_en"),
+                        ("start_date", "end_date"),
+                        ("city", "country"),
+                        "organiser",
+                    ]
+                },
+            ),
             (_("Status"), {"fields": [("status", "submitted_at"), ("approved_by", "approved_at")]}),
         ]
         announcement = (

@@ -14,7 +14,9 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 from simple_history.models import HistoricalRecords
 
-from federation.models import Player, country_code_validator
+from federation.i18n import current_language
+from federation.latin import display
+from federation.models import ENGLISH_NAME_HELP, Player, country_code_validator
 
 #: Organisers may choose K up to this themselves; above it only federation staff (rules/gorbunov.md, "K").
 ORGANISER_MAX_K = 2
@@ -68,6 +70,7 @@ class Schedule(models.TextChoices):
 class Tournament(models.Model):
     discipline = models.CharField(_("discipline"), max_length=20, choices=Discipline.choices, db_index=True)
     name = models.CharField(_("name"), max_length=200)
+    name_en = models.CharField(_("name (English)"), max_length=200, blank=True, help_text=ENGLISH_NAME_HELP)
     start_date = models.DateField(_("start date"))
     end_date = models.DateField(_("end date"), db_index=True)
     city = models.CharField(_("city"), max_length=100, blank=True)
@@ -238,7 +241,7 @@ class Tournament(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.end_date:%Y-%m-%d})"
+        return f"{self.display_name(current_language())} ({self.end_date:%Y-%m-%d})"
 
     def get_absolute_url(self) -> str:
         return reverse("tournaments:tournament_detail", args=[self.pk])
@@ -251,7 +254,12 @@ class Tournament(models.Model):
         return self.schedule == Schedule.CANCELLED
 
     def description_in(self, language: str) -> str:
-        return self.description_en if language.startswith("en") and self.description_en else self.description
+        """The English text on the English pages, else the Russian in Latin letters (issue 28: no Cyrillic there)."""
+        return display(self.description, self.description_en, language=language)
+
+    def display_name(self, language: str) -> str:
+        """The tournament's name in the reader's alphabet (``federation.latin.display``)."""
+        return display(self.name, self.name_en, language=language)
 
 
 class RegistrationStatus(models.TextChoices):

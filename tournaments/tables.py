@@ -3,7 +3,7 @@ from django.utils.translation import gettext_lazy as _
 
 from federation import formatting
 from federation.i18n import current_language
-from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, PlayerIdColumn
+from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, CityColumn, NameColumn, PlayerIdColumn
 from tournaments.models import Result, Tournament
 
 
@@ -16,7 +16,7 @@ class TournamentTable(tables.Table):
     discipline = tables.Column(
         verbose_name=_("Discipline"), accessor="get_discipline_display", order_by="discipline", attrs=FOLD
     )
-    city = tables.Column(verbose_name=_("City"), attrs=FOLD)
+    city = CityColumn(verbose_name=_("City"), attrs=FOLD)
     result_count = tables.Column(verbose_name=_("Participants"), attrs=NUMBER)
 
     class Meta:
@@ -28,6 +28,9 @@ class TournamentTable(tables.Table):
 
     def value_end_date(self, value):
         return formatting.day(value)
+
+    def value_name(self, record):
+        return record.display_name(current_language())
 
 
 class ResultTable(tables.Table):
@@ -45,8 +48,10 @@ class ResultTable(tables.Table):
         empty_values=(),
         attrs=NAME,
     )
-    city = tables.Column(verbose_name=_("City"), accessor="player__city", default="", attrs=FOLD)
-    club = tables.Column(verbose_name=_("Club"), accessor="player__club__name", default="", attrs=FOLD)
+    city = CityColumn(verbose_name=_("City"), accessor="player__city", default="", attrs=FOLD)
+    club = NameColumn(
+        verbose_name=_("Club"), accessor="player__club", order_by=("player__club__name",), default="", attrs=FOLD
+    )
     hanchans_played = tables.Column(verbose_name=_("Hanchans"), default="", attrs=NUMBER_FOLD)
     substitute = tables.BooleanColumn(verbose_name=_("Substitute"), yesno=("✓", ""), attrs=FOLD)
 

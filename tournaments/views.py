@@ -6,6 +6,7 @@ from django_tables2 import RequestConfig
 
 from federation.caching import TABLE_PARAMS, cached_page
 from federation.exports import csv_response
+from federation.i18n import current_language
 from federation.sections import render_sections
 from federation.selectors import empty_result_columns, public_tournament_list, public_tournaments, tournament_results
 from federation.versions import SCOPES
@@ -42,7 +43,7 @@ def tournament_detail(request, pk: int):
             "table": table,
             "breadcrumbs": [
                 {"label": _("Tournaments"), "url": reverse("tournaments:tournament_list")},
-                {"label": tournament.name},
+                {"label": tournament.display_name(current_language())},
             ],
             "stages": tournament.stages.all(),
             "sections": render_sections("TOURNAMENT_PAGE_SECTIONS", request, tournament),

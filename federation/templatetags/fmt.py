@@ -2,9 +2,11 @@
 
 from django import template
 from django.utils.html import format_html
-from django.utils.translation import get_language
 
 from federation import formatting
+from federation.i18n import current_language
+from federation.latin import name_of
+from federation.models import city_name
 
 register = template.Library()
 
@@ -51,20 +53,27 @@ def plain(text):
 
 
 @register.filter
-def name(player):
-    """A player's name in the reader's alphabet (Latin on the English pages when known)."""
-    if player is None:
-        return ""
-    return player.display_name(get_language() or "ru")
+def name(thing):
+    """A name in the reader's alphabet, the one way every page writes a name: an object's ``display_name`` (player,
+    club, tournament, rating list, Go registration, the federation), or a plain text such as a city, a bot level or a
+    name a view already chose (``federation.latin.display``: as typed on the Russian pages, the passport
+    transliteration on the English ones; a Latin text passes through)."""
+    return name_of(thing, current_language())
+
+
+@register.filter
+def city(value):
+    """A city in the reader's alphabet: the English name staff typed for it, else transliterated
+    (``federation.cities.city_name``)."""
+    return city_name(value, current_language())
 
 
 @register.filter
 def other_name(player):
-    """The player's name in the other alphabet, shown beside the first (empty when there is none)."""
-    if player is None:
+    """The player's Latin name on the Russian pages, shown beside the Cyrillic one (empty when there is none, and on
+    the English pages, which show no Cyrillic)."""
+    if player is None or current_language().startswith("en"):
         return ""
-    if (get_language() or "ru").startswith("en"):
-        return player.full_name if player.last_name_latin else ""
     return player.full_name_latin
 
 

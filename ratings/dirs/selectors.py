@@ -22,7 +22,7 @@ def dirs_leaderboard() -> QuerySet[DirsRating]:
             "acceleration",
             "games",
             *(f"player__{name}" for name in ("last_name", "first_name", "last_name_latin", "first_name_latin")),
-            *("player__city", "player__country", "club__name"),
+            *("player__city", "player__country", "club__name", "club__name_en"),
         )
         .annotate(place=Window(Rank(), order_by=F("rating").desc()))
         .order_by("-rating", "player__last_name", "player_id")

@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from federation import formatting
 from federation.i18n import current_language
-from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn, order_by_name
+from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, NameColumn, PlayerIdColumn, order_by_name
 from ratings.engines import dirs
 
 from .models import DirsGame, DirsRating
@@ -36,9 +36,7 @@ class DirsLeaderboardTable(tables.Table):
     )
     acceleration = tables.Column(verbose_name=_("Acceleration"), attrs=NUMBER_FOLD)
     games = tables.Column(verbose_name=_("Games"), attrs=NUMBER_FOLD)
-    club = tables.Column(
-        verbose_name=_("Club"), accessor="club__name", order_by=("club__name",), default="—", attrs=FOLD
-    )
+    club = NameColumn(verbose_name=_("Club"), accessor="club", order_by=("club__name",), default="—", attrs=FOLD)
 
     class Meta:
         model = DirsRating

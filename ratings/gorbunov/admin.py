@@ -94,11 +94,12 @@ def tournament_counting(tournament) -> list[str]:
     (``selectors.tournament_ratings``, the reasons the public page gives, worded for its organiser and staff)."""
     from django.utils import timezone
 
+    from federation.i18n import current_language
     from ratings.gorbunov import selectors
 
     lines = []
     for item in selectors.tournament_ratings(tournament=tournament, today=timezone.localdate()):
-        name = item.rating_list.name
+        name = item.rating_list.display_name(current_language())  # Latin letters on the English pages
         monday = item.waiting_for.isoformat() if item.waiting_for else ""
         if item.changes:
             text = _("%(list)s: rated in the publication of %(monday)s (%(count)d players).") % {

@@ -16,6 +16,7 @@ from functools import cached_property
 from django.db.models import Case, Count, Exists, F, FilteredRelation, Max, OuterRef, Q, QuerySet, Value, When
 from django.db.models.fields.json import KT
 
+from federation.latin import display
 from federation.models import Player
 from ratings.engines.gorbunov import week_start
 from ratings.gorbunov.params import validate
@@ -125,7 +126,7 @@ def list_rows(*, snapshot: RatingSnapshot, newest: bool) -> ListRows:
 #: What a list's table and download show of a player: the name in either alphabet, the city and the club's name.
 _PLAYER_FIELDS = (
     *("player__last_name", "player__first_name", "player__last_name_latin", "player__first_name_latin"),
-    *("player__city", "player__country", "player__club__name"),
+    *("player__city", "player__country", "player__club__name", "player__club__name_en"),
 )
 
 
@@ -174,7 +175,10 @@ class PlayerList:
 
 
 #: What a change's row and the chart's events show.
-CHANGE_FIELDS = ("rating_list_id", "tournament_id", "tournament__name", "event_date", "before", "delta", "details")
+CHANGE_FIELDS = (
+    *("rating_list_id", "tournament_id", "tournament__name", "tournament__name_en"),
+    *("event_date", "before", "delta", "details"),
+)
 
 
 def player_lists(*, player_id: int, language: str) -> list[PlayerList]:
@@ -196,12 +200,11 @@ def player_lists(*, player_id: int, language: str) -> list[PlayerList]:
             *("start__rating", "start__list_date", "rank", "delta"),
         )
     )
-    english = language.startswith("en")  # RatingList.display_name's rule
     lists: dict[int, PlayerList] = {}
     for list_id, name, name_en, slug, as_of, rating, events, starting_rating, starting_date, rank, delta in entries:
         item = lists.get(list_id)
         if item is None:
-            name = (english and name_en) or name
+            name = display(name, name_en, language=language)  # RatingList.display_name's rule
             item = lists[list_id] = PlayerList(name, slug, rating, events, starting_rating, starting_date)
         item.points.append((as_of, int(rating)))  # whole points on the chart
         item.rating, item.events, item.rank, item.delta = rating, events, rank, delta  # the newest entry wins
@@ -214,6 +217,10 @@ def player_lists(*, player_id: int, language: str) -> list[PlayerList]:
         .values(*CHANGE_FIELDS, explanation=F(explanation))
     )
     for change in changes:
+        # The tournament's name in the reader's alphabet (Tournament.display_name's rule), under the key pages read.
+        change["tournament__name"] = display(
+            change["tournament__name"], change["tournament__name_en"] or "", language=language
+        )
         lists[change["rating_list_id"]].changes.append(change)
     return list(lists.values())
 

@@ -2,7 +2,17 @@ import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 
 from federation.i18n import current_language
-from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn, order_by_name
+from federation.tables import (
+    FOLD,
+    NAME,
+    NUMBER,
+    NUMBER_FOLD,
+    RATING,
+    CityColumn,
+    NameColumn,
+    PlayerIdColumn,
+    order_by_name,
+)
 from ratings.gorbunov.selectors import ListRows
 from ratings.models import RatingEntry
 
@@ -14,8 +24,10 @@ class ListTable(tables.Table):
     rank = tables.Column(verbose_name=_("Rank"), attrs=NUMBER)
     player_id = PlayerIdColumn()
     name = tables.Column(verbose_name=_("Player"), accessor="player__last_name", attrs=NAME)
-    city = tables.Column(verbose_name=_("City"), accessor="player__city", attrs=FOLD)
-    club = tables.Column(verbose_name=_("Club"), accessor="player__club__name", default="", attrs=FOLD)
+    city = CityColumn(verbose_name=_("City"), accessor="player__city", attrs=FOLD)
+    club = NameColumn(
+        verbose_name=_("Club"), accessor="player__club", order_by=("player__club__name",), default="", attrs=FOLD
+    )
     rating = tables.Column(verbose_name=_("Rating"), attrs=RATING)
     delta = tables.Column(verbose_name=_("Change"), accessor="change", orderable=False, empty_values=(), attrs=NUMBER)
     events = tables.Column(verbose_name=_("Tournaments"), attrs=NUMBER_FOLD)

@@ -90,7 +90,7 @@ def calculator(request):
     tournaments = (
         Tournament.objects.filter(discipline=Discipline.CARD_GAMES, status=TournamentStatus.APPROVED)
         .order_by("-end_date", "name")
-        .only("pk", "name", "end_date")[:200]
+        .only("pk", "name", "name_en", "end_date")[:200]
     )
     return render(
         request,

@@ -264,4 +264,6 @@ def latest_snapshots(*, lists: list[RatingList], as_of: date | None = None) -> d
 
 def tournament_names(ids: list[str] | set[str]) -> dict[str, Tournament]:
     pks = [int(pk) for pk in ids if str(pk).isdigit()]
-    return {str(t.pk): t for t in Tournament.objects.filter(pk__in=pks).only("id", "name", "end_date", "city")}
+    return {
+        str(t.pk): t for t in Tournament.objects.filter(pk__in=pks).only("id", "name", "name_en", "end_date", "city")
+    }

@@ -2,7 +2,16 @@ import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 
 from federation.i18n import current_language
-from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn, order_by_name
+from federation.tables import (
+    FOLD,
+    NAME,
+    NUMBER,
+    NUMBER_FOLD,
+    RATING,
+    CityColumn,
+    PlayerIdColumn,
+    order_by_name,
+)
 from ratings.models import RatingEntry
 
 
@@ -18,7 +27,7 @@ class MahjongEntryTable(tables.Table):
         order_by=("player__last_name", "player__first_name"),
         attrs=NAME,
     )
-    city = tables.Column(verbose_name=_("City"), accessor="player__city", default="", attrs=FOLD)
+    city = CityColumn(verbose_name=_("City"), accessor="player__city", default="", attrs=FOLD)
     # Equal ratings in the order of their stored ranks, so that a page is the same on every visit.
     rating = tables.Column(verbose_name=_("Rating"), attrs=RATING, order_by=("rating", "-rank"))
     delta = tables.Column(verbose_name=_("Change"), attrs=NUMBER, default="")

@@ -18,6 +18,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from federation.i18n import current_language
+from federation.latin import display
 from federation.models import Player
 
 
@@ -98,8 +100,9 @@ class Game(models.Model):
         ]
 
     def __str__(self) -> str:
+        """The server's name in the reader's alphabet and the game's own id (the game's page and the admin)."""
         label = self.external_id or f"#{self.pk}"
-        return f"{self.server.name}: {label}" if self.server_id else label
+        return f"{display(self.server.name, language=current_language())}: {label}" if self.server_id else label
 
     def get_absolute_url(self) -> str:
         return reverse("preferans:game_detail", args=[self.pk])

@@ -57,6 +57,7 @@ def leaderboard(*, league: str = League.AMATEUR, search: str = "") -> QuerySet[P
             "player__city",
             "player__country",
             "player__club__name",
+            "player__club__name_en",
         )
         .order_by("-rating", "player_id")
     )

@@ -4,7 +4,17 @@ import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 
 from federation.i18n import current_language
-from federation.tables import FOLD, NAME, NUMBER, NUMBER_FOLD, RATING, PlayerIdColumn, order_by_name
+from federation.tables import (
+    FOLD,
+    NAME,
+    NUMBER,
+    NUMBER_FOLD,
+    RATING,
+    CityColumn,
+    NameColumn,
+    PlayerIdColumn,
+    order_by_name,
+)
 from ratings.preferans.models import PreferansRating
 
 
@@ -24,8 +34,10 @@ class LeaderboardTable(tables.Table):
         order_by=("player__last_name", "player__first_name"),
         attrs=NAME,
     )
-    city = tables.Column(verbose_name=_("City"), accessor="player__city", attrs=FOLD)
-    club = tables.Column(verbose_name=_("Club"), accessor="player__club__name", default="", attrs=FOLD)
+    city = CityColumn(verbose_name=_("City"), accessor="player__city", attrs=FOLD)
+    club = NameColumn(
+        verbose_name=_("Club"), accessor="player__club", order_by=("player__club__name",), default="", attrs=FOLD
+    )
     rating = RatingColumn(verbose_name=_("Rating"), attrs=RATING)
     max_rating = RatingColumn(verbose_name=_("Highest rating"), attrs=NUMBER_FOLD)
     deals = tables.Column(verbose_name=_("Deals"), attrs=NUMBER_FOLD)

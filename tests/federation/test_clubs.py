@@ -55,7 +55,8 @@ def test_a_club_page_shows_where_it_meets_and_whom_to_ask_in_each_language(clien
     en = client.get(f"/en/clubs/{club.pk}/").content.decode()
     assert "1 Bauman St, Wednesdays from 7 pm" in en
     assert "по средам" not in en
-    assert "Айрат" in en  # no English contact entered: the Russian one rather than none
+    assert "Airat, +7 900 000-00-00" in en  # no English contact entered: the Russian one in Latin letters (issue 28)
+    assert "Айрат" not in en
     assert client.get("/clubs/999999/").status_code == 404
     assert client.get("/en/clubs/999999/").status_code == 404
 

@@ -155,9 +155,10 @@ BOUNDS = {
     "/tournaments/?_export=csv": 4,
     "/tournaments/?_export=xlsx": 4,
     "/en/tournaments/?discipline=mahjong&year=2026&sort=-result_count": 5,
-    "{tournament}": 13,  # the sections of the disciplines included
-    "{tournament}?_export=csv": 4,
-    "{tournament}?_export=xlsx": 4,
+    # The sections of the disciplines included; one query each reads the English names of cities (then cached).
+    "{tournament}": 14,
+    "{tournament}?_export=csv": 5,
+    "{tournament}?_export=xlsx": 5,
     "{player}": 12,  # the sections of the disciplines included
 }
 

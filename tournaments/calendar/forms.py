@@ -6,7 +6,8 @@ import django_filters
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from federation.models import Player
+from federation.i18n import current_language
+from federation.models import Player, city_name
 from tournaments.models import Discipline, Tournament
 
 #: The longest search a visitor may type on the registration page.
@@ -25,7 +26,9 @@ class CalendarFilter(django_filters.FilterSet):
 
     def __init__(self, *args, cities: list[str] = (), **kwargs):
         super().__init__(*args, **kwargs)
-        self.filters["city"].extra["choices"] = [(city, city) for city in cities]
+        language = current_language()  # the cities in the reader's alphabet, sorted as shown (issue 28)
+        shown = sorted(((city, city_name(city, language)) for city in cities), key=lambda pair: pair[1].lower())
+        self.filters["city"].extra["choices"] = shown
 
 
 def _printable(value: str) -> str:

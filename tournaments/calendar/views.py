@@ -102,7 +102,10 @@ def calendar_detail(request, pk: int):
         "full": services.field_is_full(tournament),
         "counting": counting_lines(tournament) if not has_results else [],
         "has_results": has_results,
-        "breadcrumbs": [{"label": _("Calendar"), "url": reverse("calendar:list")}, {"label": tournament.name}],
+        "breadcrumbs": [
+            {"label": _("Calendar"), "url": reverse("calendar:list")},
+            {"label": tournament.display_name(current_language())},
+        ],
     }
     return render(request, "calendar/calendar_detail.html", context)
 
@@ -167,7 +170,7 @@ def calendar_register(request, pk: int):
         "choices": choices,
         "breadcrumbs": [
             {"label": _("Calendar"), "url": reverse("calendar:list")},
-            {"label": tournament.name, "url": tournament.get_calendar_url()},
+            {"label": tournament.display_name(current_language()), "url": tournament.get_calendar_url()},
             {"label": _("Registration")},
         ],
     }
@@ -225,7 +228,12 @@ def _link_view(request, token: str, action: str):
         return render(
             request,
             "calendar/message.html",
-            {"tournament": tournament, "title": tournament.name, "message": messages[done.status], "done": True},
+            {
+                "tournament": tournament,
+                "title": tournament.display_name(current_language()),
+                "message": messages[done.status],
+                "done": True,
+            },
         )
     return render(
         request, "calendar/link.html", {"tournament": tournament, "registration": registration, "action": action}

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from federation.latin import display
 from federation.models import Club, Player
 from ratings.dirs.models import Komi
 from tournaments.models import Tournament
@@ -129,9 +130,8 @@ class Registration(models.Model):
         return f"r{self.pk}"
 
     def display_name(self, language: str) -> str:
-        if language.startswith("en") and self.name_latin:
-            return self.name_latin
-        return self.name
+        """The name in the reader's alphabet: the Latin name typed, else the passport transliteration."""
+        return display(self.name, self.name_latin, language=language)
 
     def present_in(self, round_number: int, absent_rounds: set[int] | frozenset[int] = frozenset()) -> bool:
         if round_number < self.first_round or round_number in absent_rounds:

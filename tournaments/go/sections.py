@@ -5,6 +5,8 @@ The player's DIRS club rating has its own fragment (``ratings.dirs.sections``); 
 
 from django.template.loader import render_to_string
 
+from federation.i18n import current_language
+from federation.latin import display
 from tournaments.models import Discipline, TournamentStatus
 
 from .models import GoTournament, Registration, RoundStatus
@@ -19,12 +21,16 @@ def _registrations_query(player_id: int):
         player_id=player_id, tournament__tournament__status=TournamentStatus.APPROVED
     ).order_by("-tournament__tournament__start_date")
     shown = ("tournament_id", "pk", "tournament__tournament__name", "tournament__tournament__start_date")
-    return registrations.values_list(*shown)[:SHOWN]
+    return registrations.values_list(*shown, "tournament__tournament__name_en")[:SHOWN]
 
 
 def player_section(request, player) -> str | None:
     """The Go tournaments the player was registered in, newest first (one query)."""
-    registrations = list(_registrations_query(player.pk))
+    language = current_language()
+    registrations = [
+        (tournament_id, pk, display(name, name_en, language=language), start_date)  # Tournament.display_name's rule
+        for tournament_id, pk, name, start_date, name_en in _registrations_query(player.pk)
+    ]
     if not registrations:
         return None
     return render_to_string("go/section_player.html", {"registrations": registrations})

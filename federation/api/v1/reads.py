@@ -10,7 +10,8 @@ from django.db.models import Max, QuerySet
 from django.urls import reverse
 from django.utils import translation
 
-from federation.models import Player
+from federation.latin import display
+from federation.models import Player, city_name
 from ratings.models import Engine, RatingList
 
 DATED = {Engine.GORBUNOV, Engine.MAHJONG_RR, Engine.MAHJONG_CRR, Engine.MAHJONG_ONLINE}
@@ -62,6 +63,7 @@ def player_ref(player: Player, urls: Urls) -> dict:
         "id": player.pk,
         "name": player.display_name(urls.language),
         "city": player.city or "",
+        "display_city": city_name(player.city, urls.language),
         "country": player.country or "",
         "url": urls.player(player.pk),
     }
@@ -167,7 +169,9 @@ def club_ref(club, urls: Urls) -> dict:
     return {
         "id": club.pk,
         "name": club.name,
+        "display_name": club.display_name(urls.language),
         "city": club.city or "",
+        "display_city": city_name(club.city, urls.language),
         "country": club.country or "",
         "players": getattr(club, "player_count", 0),
         "url": urls.club(club.pk),
@@ -225,10 +229,12 @@ def tournament_ref(tournament, urls: Urls) -> dict:
     return {
         "id": tournament.pk,
         "name": tournament.name,
+        "display_name": tournament.display_name(urls.language),
         "discipline": tournament.discipline,
         "start_date": tournament.start_date,
         "end_date": tournament.end_date,
         "city": tournament.city or "",
+        "display_city": city_name(tournament.city, urls.language),
         "country": tournament.country or "",
         "participants": count if count is not None else (tournament.participants or 0),
         "url": urls.tournament(tournament.pk),
@@ -305,7 +311,9 @@ def tournament_detail(tournament, urls: Urls) -> dict:
             {
                 "place": r.place,
                 "player": player_ref(r.player, urls) if r.player_id else None,
-                "name": r.player.display_name(language) if r.player_id else r.participant_name,
+                "name": r.player.display_name(language)
+                if r.player_id
+                else display(r.participant_name, language=language),
             }
             for r in results
         ],

@@ -22,8 +22,14 @@ class Page(Schema):
 
 class PlayerRef(Schema):
     id: int
-    name: str = Field(description="in the requested language's alphabet where the federation has it")
-    city: str
+    name: str = Field(
+        description="as the site shows it in the requested language: in English the Latin name the federation typed, "
+        "else the Russian one in Latin letters (passport transliteration)"
+    )
+    city: str = Field(description="as stored (in Russian for a Russian city)")
+    display_city: str = Field(
+        default="", description="the city as the site shows it in the requested language (English: Latin letters)"
+    )
     country: str
     url: str = Field(description="the player's page on the site")
 
@@ -92,8 +98,9 @@ class SystemRating(Schema):
 
 
 class PlayerOut(PlayerRef):
-    club: str
+    club: str = Field(description="as stored")
     club_id: int | None = Field(description="the club's id (/api/v1/clubs/{id}/); null without a club")
+    display_club: str = Field(default="", description="the club's name as the site shows it in the requested language")
     latin_name: str
     ratings: list[SystemRating]
 
@@ -119,11 +126,17 @@ class HistoryOut(Schema):
 
 class TournamentRef(Schema):
     id: int
-    name: str
+    name: str = Field(description="as stored (in Russian for a Russian tournament)")
+    display_name: str = Field(
+        default="",
+        description="as the site shows it in the requested language: in English the English name the federation "
+        "typed, else the Russian one in Latin letters (passport transliteration)",
+    )
     discipline: str
     start_date: datetime.date
     end_date: datetime.date
-    city: str
+    city: str = Field(description="as stored")
+    display_city: str = Field(default="", description="the city as the site shows it in the requested language")
     country: str
     participants: int
     url: str
@@ -148,8 +161,14 @@ class PlayerTournamentsOut(Schema):
 
 class ClubRef(Schema):
     id: int
-    name: str
-    city: str
+    name: str = Field(description="as stored")
+    display_name: str = Field(
+        default="",
+        description="as the site shows it in the requested language: in English the English name the federation "
+        "typed, else the Russian one in Latin letters (passport transliteration)",
+    )
+    city: str = Field(description="as stored")
+    display_city: str = Field(default="", description="the city as the site shows it in the requested language")
     country: str
     players: int = Field(description="players who name the club in their profile")
     url: str = Field(description="the club's page on the site")

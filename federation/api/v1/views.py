@@ -274,6 +274,7 @@ def player(request, id: Id, lang: Lang = None):
         **reads.player_ref(player, urls),
         "club": player.club.name if player.club_id else "",
         "club_id": player.club_id,
+        "display_club": player.club.display_name(urls.language) if player.club_id else "",
         "latin_name": player.full_name_latin if player.last_name_latin else "",
         "ratings": ratings,
     }

@@ -42,7 +42,9 @@ def test_clubs_by_city_as_the_page_lists_them(client, dragon):
     assert dragon_ref == {
         "id": dragon["club"].pk,
         "name": "«Дракон»",
+        "display_name": "«Дракон»",  # Russian asked: as typed (in English: «Drakon»)
         "city": "Казань",
+        "display_city": "Казань",
         "country": "RU",
         "players": 2,  # the bot is nobody's member
         "url": f"/clubs/{dragon['club'].pk}/",
