@@ -87,7 +87,7 @@ def test_a_new_publication_changes_the_answer_at_once(client, published, field, 
     after = client.get(URL, HTTP_IF_NONE_MATCH=before["ETag"])
     assert after.status_code == 200
     assert after["ETag"] != before["ETag"]
-    assert "2026-W16" in after.content.decode()
+    assert "13 Apr 2026 – 19 Apr 2026" in after.content.decode()  # the new week, 2026-W16
     assert "2026-W16" not in before.content.decode()
     # A past week's content does not change, but its version does (a rebuild could have changed it): one render.
     assert client.get(URL, {"week": "2026-W12"}, HTTP_IF_NONE_MATCH=past["ETag"]).status_code == 200
