@@ -68,7 +68,7 @@ def _lists() -> list[str]:
     ]
 
 
-def test_every_page_link_fits_a_320_px_phone_in_both_languages(live_server, browser, demo):
+def _every_page_link_fits_a_320_px_phone_in_both_languages(live_server, browser):
     SHOTS.mkdir(parents=True, exist_ok=True)
     problems, paginated = [], 0
     context, page = _context(browser, 320)
@@ -92,7 +92,7 @@ def test_every_page_link_fits_a_320_px_phone_in_both_languages(live_server, brow
     assert paginated >= 6  # the demo fills several lists past one page, in each language
 
 
-def test_the_week_select_shows_the_week_chosen(live_server, browser, demo):
+def _the_week_select_shows_the_week_chosen(live_server, browser):
     gorbunov = RatingList.objects.filter(engine=Engine.GORBUNOV).order_by("ordering", "slug").first()
     context, page = _context(browser, 390)
     page.goto(f"{live_server.url}/ratings/cards/{gorbunov.slug}/")
@@ -116,7 +116,7 @@ def test_the_week_select_shows_the_week_chosen(live_server, browser, demo):
     context.close()
 
 
-def test_short_headers_have_their_full_names_and_calculators_write_russian_numbers(live_server, browser, demo):
+def _short_headers_have_their_full_names_and_calculators_write_russian_numbers(live_server, browser):
     card = (
         Tournament.objects.filter(discipline=Discipline.CARD_GAMES, status=TournamentStatus.APPROVED)
         .order_by("-end_date")
@@ -170,7 +170,7 @@ def _log_in(page, live_server, next_url):
     page.get_by_role("button", name="Log in").click()
 
 
-def test_the_results_editor_fits_a_phone_and_its_picker_shows_city_club_and_id(live_server, browser, demo):
+def _the_results_editor_fits_a_phone_and_its_picker_shows_city_club_and_id(live_server, browser):
     tournament = (
         Tournament.objects.filter(discipline=Discipline.CARD_GAMES, results__player__isnull=False)
         .distinct()
@@ -192,3 +192,12 @@ def test_the_results_editor_fits_a_phone_and_its_picker_shows_city_club_and_id(l
             whole = chosen.evaluate("el => el.scrollWidth <= el.clientWidth")
             assert whole, f"the picker cuts its label: {text}"
         context.close()
+
+
+def test_words_numbers_and_controls_on_a_phone(live_server, browser, demo):
+    """One demo federation for the four checks (building it took most of each test's time); the results editor,
+    which writes, comes last."""
+    _every_page_link_fits_a_320_px_phone_in_both_languages(live_server, browser)
+    _the_week_select_shows_the_week_chosen(live_server, browser)
+    _short_headers_have_their_full_names_and_calculators_write_russian_numbers(live_server, browser)
+    _the_results_editor_fits_a_phone_and_its_picker_shows_city_club_and_id(live_server, browser)
