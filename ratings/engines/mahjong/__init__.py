@@ -1,10 +1,11 @@
 """Riichi mahjong ratings of the Russian federation: RR, CRR and the online rating (`rules/mahjong.md`).
 
 Plain data in, plain data out: the caller (a Django service, ``manage.py rate``, a benchmark) turns its rows into the
-frozen dataclasses of :mod:`.inputs`, calls :func:`compute_list` (or a :class:`ListState` for a run of dates), and
-stores what comes back. The package is split along the rules: :mod:`.coefficients` (one tournament's R, K, W, A and
-deltas, exact integers), :mod:`.lists` (which tournaments count, parts A and B, the rating), :mod:`.state` (the
-list over many dates) and :mod:`.document` (``manage.py rate``). Callers import from here.
+frozen dataclasses of :mod:`.inputs`, calls :func:`compute_list` (or a :class:`ListState` for a run of dates, or
+:func:`player_entries` for a few players' entries without the whole list), and stores or shows what comes back. The
+package is split along the rules: :mod:`.coefficients` (one tournament's R, K, W, A and deltas, exact integers),
+:mod:`.lists` (which tournaments count, parts A and B, the rating), :mod:`.state` (the list over many dates, one
+player's entry) and :mod:`.document` (``manage.py rate``). Callers import from here.
 
 Decisions taken here where `rules/mahjong.md` is silent (each also said where it applies):
 
@@ -76,7 +77,7 @@ from ratings.engines.mahjong.lists import (
     part_a_size,
     score_line,
 )
-from ratings.engines.mahjong.state import ListState, compute_list
+from ratings.engines.mahjong.state import ListState, compute_list, player_entries
 
 __all__ = [
     "A_FULL",
@@ -120,6 +121,7 @@ __all__ = [
     "k_players_cents",
     "list_settings_from_params",
     "part_a_size",
+    "player_entries",
     "rate_document",
     "score_line",
     "tournament_coefficients",

@@ -6,7 +6,7 @@ fractions of the integers of :mod:`.coefficients` until they are shown; the rank
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
@@ -14,7 +14,7 @@ from typing import Any
 
 from ratings.engines.common import EngineError, Explanation, div_round_half_away
 from ratings.engines.mahjong.coefficients import A_FULL, CENT, WA_UNIT, Coefficients, base_rank, delta_cents
-from ratings.engines.mahjong.inputs import ListSettings, RatedTournament
+from ratings.engines.mahjong.inputs import ListSettings, Placement, RatedTournament
 
 FULL_WEIGHT_TOURNAMENTS = 5
 """`rules/mahjong.md`, "Part A": a player reaches full weight after 5 tournaments."""
@@ -313,7 +313,18 @@ class MaxKTotal:
     units_text: str
 
 
-def maxk_total(candidates: list[tuple[int, int, str, int, int]], settings: ListSettings) -> MaxKTotal:
+MaxKCandidate = tuple[int, int, str, int, int]
+"""A counted tournament with a rated player, as :func:`maxk_total` takes it: (-W·A, -end ordinal, id, W, A)."""
+
+
+def maxk_candidate(tournament: RatedTournament, a: int, coefficients: Coefficients) -> MaxKCandidate:
+    """A counted tournament's claim to a MAXK place: the finalists' W times A; sorting puts the largest first, then
+    the later end, then the smaller id. Only a tournament with a rated player makes one (the package's decisions)."""
+    w = coefficients.finalist_w_cents
+    return (-(w * a), -tournament.end_date.toordinal(), tournament.id, w, a)
+
+
+def maxk_total(candidates: list[MaxKCandidate], settings: ListSettings) -> MaxKTotal:
     """`rules/mahjong.md`, "Part B": MAXK1..4 are the 4 (online 3) largest W·A of the list's tournaments with a
     rated player; a missing one counts as 1. ``candidates`` are (-W·A, -end ordinal, id, W, A), in any order."""
     chosen = sorted(candidates)[: settings.part_b_count]
@@ -486,12 +497,16 @@ def tournament_raws(
     coefficients: Coefficients,
     settings: ListSettings,
     countries: Mapping[str, str],
+    results: Iterable[Placement] | None = None,
 ) -> list[tuple[str, RawScore]]:
-    """Every rated result of a counted tournament with A (hundredths of a percent) as (player, raw)."""
+    """Every rated result of a counted tournament with A (hundredths of a percent) as (player, raw).
+
+    ``results``: only these of the tournament's results (a few players' entries), all of them when None.
+    """
     found: list[tuple[str, RawScore]] = []
     end = tournament.end_date
     minus_end = -end.toordinal()
-    for result in tournament.results:
+    for result in tournament.results if results is None else results:
         player = result.player
         if player is None or not is_rated(player, settings, countries):
             continue

@@ -2,12 +2,13 @@
 
 A daily job and a full rebuild walk a list through years of dates; :class:`ListState` makes each date cost what
 changed since the previous one, and :func:`compute_list` (one date) is the same computation from an empty state, so
-both give the very same lists.
+both give the very same lists. :func:`player_entries` gives a few players' entries of that list, equal to theirs in
+it, without computing the others' (a page that explains one player's rating on a date it does not store).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import date
 from fractions import Fraction
 from typing import Any
@@ -19,11 +20,14 @@ from ratings.engines.mahjong.lists import (
     Entry,
     Exclusion,
     ListOutcome,
+    MaxKCandidate,
     MaxKTotal,
     PlayerPart,
     RawScore,
     build_frozen,
     eligibility,
+    is_rated,
+    maxk_candidate,
     maxk_total,
     player_finish,
     player_part,
@@ -55,9 +59,7 @@ class ListState:
         self._reasons: dict[str, tuple[Explanation, ...]] = {}
         self._coefficients: dict[str, Coefficients] = {}
         self._steps: dict[str, tuple[date, ...]] = {}
-        self._counted: dict[
-            str, tuple[RatedTournament, int, list[tuple[str, RawScore]], tuple[int, int, str, int, int] | None]
-        ]
+        self._counted: dict[str, tuple[RatedTournament, int, list[tuple[str, RawScore]], MaxKCandidate | None]]
         self._counted = {}
         """Tournament id -> (tournament, A, its rated results as (player, raw), its MAXK candidate or None)."""
         self._raws: dict[str, dict[str, RawScore]] = {}
@@ -67,8 +69,11 @@ class ListState:
         self._entries: dict[str, tuple[dict[str, Any], Entry]] = {}
         self._total: MaxKTotal | None = None
 
-    def compute(self, *, as_of: date, tournaments: Sequence[RatedTournament]) -> ListOutcome:
-        """The list as of ``as_of``, as :func:`compute_list` returns it."""
+    def _count(
+        self, as_of: date, tournaments: Sequence[RatedTournament]
+    ) -> tuple[list[Exclusion], dict[str, tuple[RatedTournament, int]]]:
+        """Validate ``tournaments`` and split them into those excluded as of ``as_of`` (with every reason) and those
+        that count (id -> (tournament, A), in the input's order), keeping what a tournament object does not change."""
         settings = self.settings
         seen_ids: dict[str, int] = {}
         for index, tournament in enumerate(tournaments):
@@ -82,7 +87,6 @@ class ListState:
                 validate_tournament(tournament, f"tournaments[{index}]")
 
         excluded: list[Exclusion] = []
-        counted: list[str] = []
         now: dict[str, tuple[RatedTournament, int]] = {}
         for tournament in tournaments:
             tid = tournament.id
@@ -100,8 +104,19 @@ class ListState:
             if reasons:
                 excluded.append(Exclusion(tid, tuple(reasons)))
                 continue
-            counted.append(tid)
             now[tid] = (tournament, a)
+        return excluded, now
+
+    def _coefficients_of(self, tournament: RatedTournament) -> Coefficients:
+        coefficients = self._coefficients.get(tournament.id)
+        if coefficients is None:
+            coefficients = self._coefficients[tournament.id] = tournament_coefficients(tournament)
+        return coefficients
+
+    def compute(self, *, as_of: date, tournaments: Sequence[RatedTournament]) -> ListOutcome:
+        """The list as of ``as_of``, as :func:`compute_list` returns it."""
+        settings = self.settings
+        excluded, now = self._count(as_of, tournaments)
 
         # What changed since the previous date: the players of those tournaments are recomputed.
         dirty: set[str] = set()
@@ -119,14 +134,9 @@ class ListState:
         for tid, (tournament, a) in now.items():
             if tid in self._counted:
                 continue
-            coefficients = self._coefficients.get(tid)
-            if coefficients is None:
-                coefficients = self._coefficients[tid] = tournament_coefficients(tournament)
+            coefficients = self._coefficients_of(tournament)
             pairs = tournament_raws(tournament, a, coefficients, settings, self._countries)
-            candidate = None
-            if pairs:
-                w = coefficients.finalist_w_cents
-                candidate = (-(w * a), -tournament.end_date.toordinal(), tid, w, a)
+            candidate = maxk_candidate(tournament, a, coefficients) if pairs else None
             self._counted[tid] = (tournament, a, pairs, candidate)
             for player, raw in pairs:
                 self._raws.setdefault(player, {})[tid] = raw
@@ -174,10 +184,67 @@ class ListState:
             as_of=as_of,
             entries=tuple(entries),
             excluded=tuple(excluded),
-            counted=tuple(counted),
+            counted=tuple(now),
             maxk=total.maxk,
             unlisted=tuple(sorted(unlisted)),
         )
+
+    def player_entries(
+        self, *, as_of: date, tournaments: Sequence[RatedTournament], ranks: Mapping[str, int]
+    ) -> dict[str, Entry]:
+        """:func:`player_entries`, keeping the tournaments' validation, eligibility and coefficients for the next call.
+
+        It does not touch the list the state keeps for :meth:`compute`.
+        """
+        settings = self.settings
+        countries = self._countries
+        _excluded, now = self._count(as_of, tournaments)
+        asked = {player for player in ranks if is_rated(player, settings, countries)}
+        candidates: list[MaxKCandidate] = []
+        raws: dict[str, list[RawScore]] = {}
+        for tournament, a in now.values():
+            results = tournament.results
+            # MAXK needs every tournament that has a rated player, whoever is asked for (see :meth:`compute`).
+            if not any(is_rated(result.player, settings, countries) for result in results):
+                continue
+            coefficients = self._coefficients_of(tournament)
+            candidates.append(maxk_candidate(tournament, a, coefficients))
+            mine = [result for result in results if result.player in asked]
+            if mine:
+                for player, raw in tournament_raws(tournament, a, coefficients, settings, countries, mine):
+                    raws.setdefault(player, []).append(raw)
+        total = maxk_total(candidates, settings)
+        entries: dict[str, Entry] = {}
+        for player, rank in ranks.items():
+            found = raws.get(player)
+            if found is None or len(found) < settings.min_tournaments:
+                continue
+            part = player_part(player, self._names.get(player, player), found, settings)
+            _, entry_fields = player_finish(part, total, settings)
+            entries[player] = build_frozen(Entry, entry_fields, rank=rank)
+        return entries
+
+
+def player_entries(
+    *,
+    settings: ListSettings,
+    as_of: date,
+    tournaments: Sequence[RatedTournament],
+    players: Iterable[PlayerInfo] = (),
+    ranks: Mapping[str, int],
+) -> dict[str, Entry]:
+    """The entries of the players in ``ranks`` (player id -> their rank, which the caller knows) as
+    :func:`compute_list` gives them as of ``as_of``; a player who is not listed on that date (fewer than the
+    minimum of counted tournaments, or no results) is absent from the answer.
+
+    A player's entry depends on the others only through MAXK (the list's tournaments with a rated player) and the
+    rank, so it costs the tournaments' validation, eligibility and coefficients plus the asked players' results,
+    not every player's part A: a page can show one player's explanation without the whole list being stored.
+    The inputs are those of :func:`compute_list`, validated the same way.
+    """
+    return ListState(settings=settings, players=players).player_entries(
+        as_of=as_of, tournaments=tournaments, ranks=ranks
+    )
 
 
 def compute_list(
