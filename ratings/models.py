@@ -2,9 +2,13 @@
 
 A ``RatingList`` names its engine and carries that engine's parameters, validated by the engine's parameter
 spec (``ratings.params``), so a federation can keep "Gorbunov, constructed" beside "Gorbunov, limited" without
-code. Every computed or published list is a ``RatingSnapshot(rating_list, as_of)`` with one ``RatingEntry`` per
-player; history pages and charts are queries over snapshots. ``RatingChange`` rows carry, per event (tournament,
-game or deal), the rating before and after and the breakdown with its explanation in both languages.
+code. Every computed or published list is a ``RatingSnapshot(rating_list, as_of)``. Its newest snapshot holds one
+``RatingEntry`` per listed player; an older one only the players whose entry changed on its date, and a row with
+``listed`` unticked for each player who left the list then (issue 29: a decade of history in a small database).
+The list as of any date is each player's newest entry up to it (``ratings.gorbunov.selectors``,
+``ratings.mahjong.storage``); history pages and charts are queries over those rows. ``RatingChange`` rows carry,
+per event (tournament, game or deal), the rating before and after and the breakdown with its explanation in both
+languages.
 """
 
 from django.apps import apps
@@ -115,6 +119,11 @@ class RatingEntry(models.Model):
     delta = models.DecimalField(_("change"), max_digits=12, decimal_places=4, null=True, blank=True)
     events = models.PositiveIntegerField(_("events counted"), default=0)
     details = models.JSONField(_("details"), default=dict, blank=True)
+    listed = models.BooleanField(
+        _("listed"),
+        default=True,
+        help_text=_("Unticked: the player left the list on this date (kept in a list's older publications only)."),
+    )
 
     class Meta:
         verbose_name = _("rating entry")

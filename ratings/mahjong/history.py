@@ -470,7 +470,13 @@ def mahjong_history_import(
         # One transaction for every date: the import's lists appear together, and one commit instead of one per
         # date (thousands of them for two years of three lists).
         with transaction.atomic():
-            mahjong_rebuild(rating_lists=lists, start=start_date, end=end_date, progress=step if progress else None)
+            mahjong_rebuild(
+                rating_lists=lists,
+                start=start_date,
+                end=end_date,
+                progress=step if progress else None,
+                whole_run=True,
+            )
         report.rebuilt.extend(rating.slug for rating in lists)
         report.add("list dates rebuilt", days)
     return report

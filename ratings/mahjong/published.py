@@ -20,8 +20,10 @@ from django.utils import timezone
 from ratings.engines import mahjong as engine
 from ratings.engines.common import Explanation
 from ratings.history import document_tournament_id, player_ids_map
+from ratings.mahjong.explain import Explainer
 from ratings.mahjong.selectors import mahjong_data, mahjong_settings, snapshot_at
-from ratings.models import RatingEntry, RatingList
+from ratings.mahjong.storage import entries_as_of, ranks_as_of
+from ratings.models import RatingList, RatingSnapshot
 from tournaments.models import Tournament
 
 EARLIEST = dt.date(1900, 1, 1)
@@ -106,13 +108,14 @@ def mahjong_list_document(*, rating_list: RatingList, as_of: dt.date | None = No
     ids = {str(pk): document_tournament_id(pk=pk, external_id=external) for pk, external in rows}
     entries = []
     if snapshot is not None:
-        found = list(
-            RatingEntry.objects.filter(snapshot=snapshot)
-            .order_by("rank", "pk")
-            .values_list("rank", "player_id", "rating", "details")
-        )
-        names = player_ids_map(player for _rank, player, _rating, _details in found)
-        entries = [_entry(rank, names[player], float(rating), details, ids) for rank, player, rating, details in found]
+        newest = not RatingSnapshot.objects.filter(rating_list=rating_list, as_of__gt=snapshot.as_of).exists()
+        rows = entries_as_of(snapshot, newest=newest).order_by()
+        ranks = ranks_as_of(snapshot, newest=newest)
+        found = sorted((ranks[player], player, rating) for player, rating in rows.values_list("player_id", "rating"))
+        # The explanations, recomputed by the engine from the tournaments (issue 29: the rows keep the numbers).
+        explained = Explainer(rating_list, data).details(snapshot.as_of, {player: rank for rank, player, _ in found})
+        names = player_ids_map(player for _rank, player, _rating in found)
+        entries = [_entry(rank, names[player], float(rating), explained[player], ids) for rank, player, rating in found]
     stored = {item["id"]: (item["en"], item["ru"]) for item in summary.get("excluded", [])}
     counted = {item["id"] for item in summary.get("counted", [])}
     settings = mahjong_settings(rating_list)

@@ -11,9 +11,10 @@ import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
+from decimal import Decimal
 
 from dateutil.relativedelta import relativedelta
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import Exists, OuterRef, QuerySet, Subquery
 from django.db.models.fields.json import KT
 
 from federation.models import Player
@@ -173,13 +174,15 @@ def list_snapshots(*, rating_list: RatingList, summary: bool = True) -> QuerySet
 
 
 def shown_list_snapshots(*, slug: str) -> QuerySet[RatingSnapshot]:
-    """``list_snapshots(summary=False)`` of the active mahjong list ``slug``, each read with its list."""
+    """``list_snapshots(summary=False)`` of the active mahjong list ``slug``, each read with its list, with ``newest``
+    (whether no later date is published: the newest holds every row, ``storage``)."""
+    later = RatingSnapshot.objects.filter(rating_list_id=OuterRef("rating_list_id"), as_of__gt=OuterRef("as_of"))
     return (
         RatingSnapshot.objects.filter(rating_list__slug=slug, rating_list__engine__in=MAHJONG_ENGINES)
         .filter(rating_list__is_active=True)
         .select_related("rating_list")
         .defer("summary")
-        .annotate(stored_entries=KT("summary__entries"))
+        .annotate(stored_entries=KT("summary__entries"), newest=~Exists(later))
     )
 
 
@@ -196,16 +199,43 @@ def snapshot_dates(*, rating_list: RatingList) -> QuerySet[RatingSnapshot]:
 
 
 def snapshot_entries(*, snapshot: RatingSnapshot, with_parts: bool = False) -> QuerySet[RatingEntry]:
-    """A snapshot's entries with what the list's table and its downloads show of each player (one query a page);
-    ``with_parts``: with their ``details`` too (the rating's parts A and B, which the public API gives)."""
-    entries = RatingEntry.objects.filter(snapshot_id=snapshot.pk).select_related("player")
+    """The rows of the list as of ``snapshot`` with what the list's table and its downloads show of each player (one
+    query a page); ``with_parts``: with their ``details`` too (the rating's parts A and B, which the public API gives).
+
+    On the newest date they carry their ranks and changes; on an older one (``snapshot.newest`` False, as
+    ``shown_list_snapshots`` annotates it) the rows are each listed player's newest up to the date: ``rows_of`` gives
+    them with their ranks and changes on the date."""
+    from ratings.mahjong.storage import entries_as_of
+
+    newest = getattr(snapshot, "newest", None)
+    if newest is None:
+        newest = not snapshot.rating_list.snapshots.filter(as_of__gt=snapshot.as_of).exists()
+    entries = entries_as_of(snapshot, newest=newest).select_related("player")
     return listed(entries, "rank", "rating", "delta", "events", "snapshot", *(["details"] if with_parts else []))
+
+
+def rows_of(entries, *, snapshot: RatingSnapshot) -> list[RatingEntry]:
+    """``entries`` (of ``snapshot_entries``, filtered as a page asks) in the list's order, each with the ``rank`` and
+    the ``delta`` it has on the date: a row of an earlier date has its player's rank on this one worked out
+    (``storage.ranks_as_of``) and no change (0)."""
+    from ratings.mahjong.storage import ranks_as_of
+
+    if getattr(snapshot, "newest", True):
+        return list(entries.order_by("rank", "player_id"))
+    ranks = ranks_as_of(snapshot, newest=False)
+    rows = list(entries.order_by())
+    for row in rows:
+        row.rank = ranks[row.player_id]
+        if row.snapshot_id != snapshot.pk:
+            row.delta = Decimal(0)
+    rows.sort(key=lambda row: row.rank)
+    return rows
 
 
 @dataclass(frozen=True)
 class PlayerList:
-    """One active list on a player's page: its snapshot in force (None before its first) and the player's entry in
-    that snapshot (None when not listed on that date)."""
+    """One active list on a player's page: its snapshot in force (None before its first) and the player's entry on
+    that date (None when not listed then), with ``rank`` and ``delta`` as of the date and ``details`` explained."""
 
     rating_list: RatingList
     snapshot: RatingSnapshot | None
@@ -214,25 +244,68 @@ class PlayerList:
 
 def player_lists(*, player_id: int, as_of: date | None = None) -> list[PlayerList]:
     """The active mahjong lists in their order, each with its snapshot in force on ``as_of`` (today's newest when
-    None) and the player's entry in it: three queries (the lists, the snapshots, the entries)."""
+    None) and the player's entry on it, explained: the lists, the snapshots, the player's rows, and when the player
+    is listed the tournaments (four queries) to explain them; on an older date, each list's rows to rank them."""
+    from ratings.mahjong.explain import Explainer
+    from ratings.mahjong.storage import ranks_as_of
+
     lists = list(mahjong_lists())
     snapshots = latest_snapshots(lists=lists, as_of=as_of)
-    entries = RatingEntry.objects.filter(player_id=player_id, snapshot__in=[s.pk for s in snapshots.values()])
-    entries = entries.order_by()  # by snapshot, below: not in the model's order (a join with the lists)
-    by_snapshot = {entry.snapshot_id: entry for entry in entries}
+    newest = snapshots if as_of is None else latest_snapshots(lists=lists)
+    rows = (
+        RatingEntry.objects.filter(player_id=player_id, snapshot__rating_list__in=lists)
+        .filter(snapshot__as_of__lte=max((s.as_of for s in snapshots.values()), default=date.min))
+        .select_related("snapshot")
+        .defer("snapshot__summary")
+        .order_by("snapshot__as_of")
+    )
+    entries: dict[int, RatingEntry] = {}
+    for row in rows:
+        shown = snapshots.get(row.snapshot.rating_list_id)
+        if shown is not None and row.snapshot.as_of <= shown.as_of:
+            entries[row.snapshot.rating_list_id] = row  # the newest up to the date wins
     found = []
+    wanted = []
     for rating_list in lists:
         snapshot = snapshots.get(rating_list.pk)
-        found.append(PlayerList(rating_list, snapshot, by_snapshot.get(snapshot.pk) if snapshot else None))
+        entry = entries.get(rating_list.pk) if snapshot is not None else None
+        latest = newest.get(rating_list.pk)
+        if entry is not None and latest is not None and latest.pk == snapshot.pk and entry.snapshot_id != snapshot.pk:
+            entry = None  # the newest holds every listed player: not in it, not listed (it keeps no row of leaving)
+        if entry is not None and not entry.listed:
+            entry = None
+        if entry is not None and entry.snapshot_id != snapshot.pk:
+            entry.rank = ranks_as_of(snapshot, newest=False)[player_id]
+            entry.delta = Decimal(0)
+        if entry is not None:
+            wanted.append((rating_list, snapshot.as_of, entry))
+        found.append(PlayerList(rating_list, snapshot, entry))
+    if wanted:
+        data = mahjong_data(start=min(day for _, day, _ in wanted), end=max(day for _, day, _ in wanted))
+        for rating_list, day, entry in wanted:
+            explained = Explainer(rating_list, data).details(day, {player_id: entry.rank}).get(player_id)
+            entry.details = _checked(entry, explained)
     return found
 
 
+def _checked(entry: RatingEntry, explained: dict | None) -> dict:
+    """The explanation of a stored entry, said to be of the tournaments as they are now (``stale``) when those no
+    longer give the stored numbers (a tournament corrected or deleted after the list was published): the entry's
+    numbers stay the published ones (``ratings.mahjong.explain``)."""
+    stored = entry.details
+    if explained is None:
+        return {**stored, "scores": [], "formula": {"en": [], "ru": []}, "stale": True}
+    same = round(explained["exact"], 9) == round(stored.get("exact", explained["exact"]), 9)
+    return {**explained, "part_a": stored.get("part_a"), "part_b": stored.get("part_b"), "stale": not same}
+
+
 def player_history(*, player_id: int) -> dict[int, list[tuple[str, float, int]]]:
-    """Every entry of a player in the active mahjong lists, oldest first, per list id: (ISO date, rating, rank), the
-    chart's points. One query."""
+    """The player's entries in the active mahjong lists, oldest first, per list id: (ISO date, rating, rank) on each
+    date the entry changed (and the newest), the chart's points; a date the player left a list ends its line. One
+    query."""
     history: dict[int, list[tuple[str, float, int]]] = defaultdict(list)
     rows = (
-        RatingEntry.objects.filter(player_id=player_id, snapshot__rating_list__in=mahjong_lists())
+        RatingEntry.objects.filter(player_id=player_id, snapshot__rating_list__in=mahjong_lists(), listed=True)
         .order_by("snapshot__as_of")
         .values_list("snapshot__rating_list_id", "snapshot__as_of", "rating", "rank")
     )

@@ -14,7 +14,6 @@ import json
 import logging
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import date, timedelta
 
 from django.conf import settings as django_settings
@@ -24,12 +23,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ratings.bulk import copy_rows
 from ratings.engines import mahjong as engine
-from ratings.engines.common import Explanation
 from ratings.mahjong.params import settings_to_params, validate_crr, validate_online, validate_rr
 from ratings.mahjong.selectors import MAHJONG_ENGINES, MahjongData, mahjong_data, mahjong_lists, mahjong_settings
-from ratings.models import Engine, RatingEntry, RatingList, RatingSnapshot
+from ratings.mahjong.storage import ListWriter
+from ratings.models import Engine, RatingList, RatingSnapshot
 from ratings.progress import Progress, Written
 from tournaments.models import Discipline, Tournament
 
@@ -63,7 +61,6 @@ class _ListContext:
         self._coefficients: dict[str, engine.Coefficients] = {}
         self.state = engine.ListState(settings=self.settings, players=data.players.values())
         """The engine's state across the dates of a run: each date recomputes only the players whose input changed."""
-        self.details = _DetailsCache()
 
     def eligible(self, tournament: engine.RatedTournament) -> bool:
         found = self._eligible.get(tournament.id)
@@ -90,111 +87,10 @@ class _ListContext:
         return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
-@dataclass(frozen=True)
-class _Previous:
-    ratings: dict[int, tuple[int, int]]
-    """Player id -> (rating in hundredths, rank) in the snapshot in force."""
-    fingerprint: str | None
-
-
-def _previous(rating_list: RatingList, before: date) -> _Previous:
-    snapshot = rating_list.snapshots.filter(as_of__lt=before).order_by("-as_of").first()
-    if snapshot is None:
-        return _Previous({}, None)
-    rows = snapshot.entries.values_list("player_id", "rating", "rank")
-    return _Previous(
-        {pid: (int(rating * 100), rank) for pid, rating, rank in rows}, snapshot.summary.get("fingerprint")
-    )
-
-
-def _formula_lines(explanation: str) -> list[str]:
-    """The last three lines of the engine's explanation: part A, part B and the rating with their numbers."""
-    return explanation.split("\n")[-3:]
-
-
-def _dumps(value: object) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
-def _scalar(value: float | int | None) -> str:
-    """A number (or None) as JSON text, as ``json.dumps`` writes it, without its call: a finite float's ``repr`` is
-    its JSON (millions of entries in a two-year rebuild)."""
-    kind = type(value)
-    if kind is float or kind is int:
-        return repr(value)
-    return _dumps(value)
-
-
-def _score_rows(scores: tuple[engine.Score, ...]) -> list[dict]:
-    return [
-        {
-            "t": score.tournament,
-            "end": score.end_date.isoformat(),
-            "place": score.place,
-            "players": score.players,
-            "hanchans": score.hanchans,
-            "w": score.w,
-            "r": engine.base_rank_cents(score.players, score.place) / engine.CENT,
-            "a": score.a_percent,
-            "wa": score.wa,
-            "delta": score.delta,
-            "in_a": score.in_part_a,
-            "in_b": score.in_part_b,
-        }
-        for score in scores
-    ]
-
-
-def _entry_details(entry: engine.Entry, previous_rank: int | None) -> dict:
-    """What an entry's ``details`` keep: both parts, every tournament's W, R, A and delta, and the formula lines."""
-    return {
-        "part_a": entry.part_a,
-        "part_b": entry.part_b,
-        "exact": entry.rating_unrounded,
-        "n": entry.tournaments,
-        "k": entry.part_a_size,
-        "previous_rank": previous_rank,
-        "scores": _score_rows(entry.scores),
-        "formula": {
-            "en": _formula_lines(entry.explanation.en),
-            "ru": _formula_lines(entry.explanation.ru),
-        },
-    }
-
-
-class _DetailsCache:
-    """An entry's ``details`` as JSON text, from parts kept across the dates of a run.
-
-    Most players' scores do not change from one date to the next (:class:`engine.ListState` hands back the very same
-    objects then), and their formula changes only with MAXK: their JSON is kept per player and reused while the
-    engine's objects are the same ones. Equal to ``json.dumps(_entry_details(entry, previous_rank))`` as JSON.
-    """
-
-    def __init__(self) -> None:
-        self._scores: dict[str, tuple[tuple[engine.Score, ...], str]] = {}
-        self._formula: dict[str, tuple[Explanation, str]] = {}
-
-    def text(self, entry: engine.Entry, previous_rank: int | None) -> str:
-        kept = self._scores.get(entry.player)
-        if kept is None or kept[0] is not entry.scores:
-            kept = self._scores[entry.player] = (entry.scores, _dumps(_score_rows(entry.scores)))
-        formula = self._formula.get(entry.player)
-        if formula is None or formula[0] is not entry.explanation:
-            text = _dumps({"en": _formula_lines(entry.explanation.en), "ru": _formula_lines(entry.explanation.ru)})
-            formula = self._formula[entry.player] = (entry.explanation, text)
-        return (
-            f'{{"part_a":{_scalar(entry.part_a)},"part_b":{_scalar(entry.part_b)}'
-            f',"exact":{_scalar(entry.rating_unrounded)}'
-            f',"n":{entry.tournaments},"k":{entry.part_a_size},"previous_rank":{_scalar(previous_rank)}'
-            f',"scores":{kept[1]},"formula":{formula[1]}}}'
-        )
-
-
-def _cents_text(cents: int) -> str:
-    """Hundredths as the decimal text a numeric column takes (-5 -> "-0.05")."""
-    sign = "-" if cents < 0 else ""
-    whole, rest = divmod(abs(cents), 100)
-    return f"{sign}{whole}.{rest:02d}"
+def _fingerprint_before(rating_list: RatingList, day: date) -> str | None:
+    """The fingerprint of the snapshot in force the day before ``day`` (None before the list's first)."""
+    snapshot = rating_list.snapshots.filter(as_of__lt=day).order_by("-as_of").only("summary").first()
+    return None if snapshot is None else snapshot.summary.get("fingerprint")
 
 
 def _summary(
@@ -247,9 +143,10 @@ def _store(
     as_of: date,
     window: list[tuple[engine.RatedTournament, int]],
     fingerprint: str,
-    previous: _Previous,
-) -> tuple[RatingSnapshot, _Previous]:
-    """Compute the list as of ``as_of`` and write its snapshot (replacing one of that date) in the caller's atomic.
+    writer: ListWriter,
+) -> RatingSnapshot:
+    """Compute the list as of ``as_of`` and write its snapshot (replacing one of that date) in the caller's atomic:
+    the rows of the players whose entry changed since the list before it (``storage.ListWriter``).
 
     The list comes from the context's :class:`engine.ListState`, which recomputes only the players whose input
     changed since the context's previous date (the same result as ``engine.compute_list``).
@@ -263,35 +160,8 @@ def _store(
         as_of=as_of,
         summary=_summary(context, result, window, fingerprint, seconds),
     )
-    rows = []
-    ratings: dict[int, tuple[int, int]] = {}
-    for entry in result.entries:
-        player_id = int(entry.player)
-        cents = round(entry.rating * 100)
-        before = previous.ratings.get(player_id)
-        ratings[player_id] = (cents, entry.rank)
-        rows.append(
-            (
-                snapshot.pk,
-                player_id,
-                entry.rank,
-                _cents_text(cents),
-                None if before is None else _cents_text(cents - before[0]),
-                entry.tournaments,
-                context.details.text(entry, None if before is None else before[1]),
-            )
-        )
-    _insert_entries(rows)
-    return snapshot, _Previous(ratings, fingerprint)
-
-
-_ENTRY_COLUMNS = ("snapshot_id", "player_id", "rank", "rating", "delta", "events", "details")
-
-
-def _insert_entries(rows: list[tuple]) -> None:
-    """Insert a snapshot's entries, given as rows of :data:`_ENTRY_COLUMNS` with ``details`` as JSON text (thousands
-    of rows, no model objects on PostgreSQL)."""
-    copy_rows(RatingEntry, _ENTRY_COLUMNS, rows, json_text=True)
+    writer.write(snapshot, result.entries)
+    return snapshot
 
 
 def _window(data: MahjongData, as_of: date) -> list[tuple[engine.RatedTournament, int]]:
@@ -324,7 +194,7 @@ def _lock(lists: Iterable[RatingList]) -> list[RatingList]:
 def mahjong_daily(*, today: date | None = None) -> dict[str, str]:
     """Today's lists, each only if its input changed since the snapshot in force (`rules/mahjong.md`).
 
-    Returns, per list slug, "computed" or "unchanged". Earlier snapshots are never touched; a second run on the same
+    Returns, per list slug, "computed" or "unchanged". Earlier snapshots read as they did; a second run on the same
     day finds today's snapshot with the same fingerprint and writes nothing.
     """
     today = today or timezone.localdate()
@@ -341,13 +211,9 @@ def mahjong_daily(*, today: date | None = None) -> dict[str, str]:
         ):
             outcome[rating_list.slug] = "unchanged"
             continue
-        _store(
-            context=context,
-            as_of=today,
-            window=window,
-            fingerprint=fingerprint,
-            previous=_previous(rating_list, today),
-        )
+        writer = ListWriter(rating_list.pk, today, today)
+        _store(context=context, as_of=today, window=window, fingerprint=fingerprint, writer=writer)
+        writer.seal()
         outcome[rating_list.slug] = "computed"
         logger.info("mahjong %s computed as of %s", rating_list.slug, today)
     return outcome
@@ -360,16 +226,19 @@ def mahjong_rebuild(
     end: date,
     progress: Progress | None = None,
     written: Written | None = None,
+    whole_run: bool = False,
 ) -> dict[str, int]:
     """Staff rebuild the snapshots of ``start``..``end``: a snapshot on each date where the list's input changed.
 
     Snapshots in the range on dates where nothing changed are removed, so that the range reads as if the daily job
-    had run every day with today's data. Each date is written in its own transaction, holding the list's lock.
-    The input is read once for the whole range; each list's engine state goes from date to date recomputing only
-    the players whose tournaments entered, left, changed A or were corrected (and part B of all when MAXK moves),
-    and each entry's details JSON is reused while the player's numbers stay the same.
-    ``written(date, list=slug, snapshot="written" | "removed")`` is called inside each date's transaction (the job's
-    record of what it wrote, committed with the snapshot). Returns the number of snapshots written per list slug.
+    had run every day with today's data; a snapshot after the range reads as it did. Each date is written in its own
+    transaction, holding the list's lock, unless the caller holds one transaction for the whole run (``whole_run``,
+    an import): then only the rows of the players whose entry changed are written on each date, and the newest
+    snapshot is made whole once, at the end. The input is read once for the whole range; each list's engine state
+    goes from date to date recomputing only the players whose tournaments entered, left, changed A or were corrected
+    (and part B of all when MAXK moves). ``written(date, list=slug, snapshot="written" | "removed")`` is called
+    inside each date's transaction (the job's record of what it wrote, committed with the snapshot). Returns the
+    number of snapshots written per list slug.
     """
     if end < start:
         raise ValidationError(_("The last date is before the first."))
@@ -379,13 +248,18 @@ def mahjong_rebuild(
             raise ValidationError(_("%(list)s is not a mahjong list.") % {"list": rating_list})
     data = mahjong_data(start=start, end=end)
     contexts = [_ListContext(rating_list, data) for rating_list in lists]
-    previous = {context.rating_list.pk: _previous(context.rating_list, start) for context in contexts}
+    fingerprints = {context.rating_list.pk: _fingerprint_before(context.rating_list, start) for context in contexts}
     existing = {
         context.rating_list.pk: set(
             context.rating_list.snapshots.filter(as_of__range=(start, end)).values_list("as_of", flat=True)
         )
         for context in contexts
     }
+    writers = {}
+    for context in contexts:
+        with transaction.atomic():
+            _lock([context.rating_list])
+            writers[context.rating_list.pk] = ListWriter(context.rating_list.pk, start, end)
     counts = {rating_list.slug: 0 for rating_list in lists}
     total = (end - start).days + 1
     for offset in range(total):
@@ -393,27 +267,42 @@ def mahjong_rebuild(
         window = _window(data, day)
         for context in contexts:
             pk = context.rating_list.pk
+            writer = writers[pk]
             fingerprint = context.fingerprint(window)
-            if fingerprint == previous[pk].fingerprint or (
-                previous[pk].fingerprint is None and not context.counts_any(window)
-            ):
+            if fingerprint == fingerprints[pk] or (fingerprints[pk] is None and not context.counts_any(window)):
                 if day in existing[pk]:
                     with transaction.atomic():
+                        _lock([context.rating_list])
                         RatingSnapshot.objects.filter(rating_list_id=pk, as_of=day).delete()
+                        writer.removed(day)
+                        if not whole_run:
+                            writer.seal()
                         if written is not None:
                             written(day.isoformat(), list=context.rating_list.slug, snapshot="removed")
                 continue
             with transaction.atomic():
                 _lock([context.rating_list])
-                previous[pk] = _store(
-                    context=context, as_of=day, window=window, fingerprint=fingerprint, previous=previous[pk]
-                )[1]
+                _store(context=context, as_of=day, window=window, fingerprint=fingerprint, writer=writer)
+                if not whole_run:
+                    writer.seal()
                 if written is not None:
                     written(day.isoformat(), list=context.rating_list.slug, snapshot="written")
+            fingerprints[pk] = fingerprint
             counts[context.rating_list.slug] += 1
         if progress is not None:
             progress(offset + 1, total, day.isoformat())
+    if whole_run:
+        for writer in writers.values():
+            writer.seal()
     return counts
+
+
+def mahjong_unchanged_since(*, rating_list: RatingList, day: date) -> date | None:
+    """The date of the list in force on ``day`` when ``day`` has no snapshot of its own (nothing changed on it), for
+    the message of a rebuild that wrote nothing; None when ``day`` has one, or when no list is in force yet."""
+    snapshots = rating_list.snapshots.filter(as_of__lte=day).order_by("-as_of").values_list("as_of", flat=True)
+    in_force = snapshots.first()
+    return in_force if in_force is not None and in_force < day else None
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -43,6 +43,10 @@ class MahjongEntryTable(tables.Table):
         template_name = "mahjong/_entries_table.html"
 
     def order_name(self, queryset, is_descending):
+        if isinstance(queryset, list):  # an older date's rows, ranked in Python (``selectors.rows_of``)
+            language = current_language()
+            queryset.sort(key=lambda row: row.player.display_name(language), reverse=is_descending)
+            return queryset, True
         return order_by_name(queryset, is_descending, prefix="player__")
 
     def value_name(self, record):

@@ -24,6 +24,7 @@ from ratings.mahjong.selectors import (
     latest_snapshots,
     list_snapshots,
     mahjong_lists,
+    rows_of,
     shown_list_snapshots,
     snapshot_dates,
     snapshot_entries,
@@ -82,7 +83,8 @@ def list_detail(request, slug: str):
         entry_filter = MahjongEntryFilter(
             request.GET, queryset=snapshot_entries(snapshot=snapshot), cities=cities, countries=countries
         )
-        table = MahjongEntryTable(entry_filter.qs)
+        rows = entry_filter.qs if snapshot.newest else rows_of(entry_filter.qs, snapshot=snapshot)
+        table = MahjongEntryTable(rows)
         # Unfiltered, the list has as many rows as the computation stored entries: no COUNT(*) over them.
         count = stored_count(snapshot.stored_entries) if unfiltered(request, entry_filter) else None
         paginate(request, table, per_page=PER_PAGE, count=count)

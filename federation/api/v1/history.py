@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 
 from django.db.models import BigIntegerField, Case, CharField, F, FloatField, Q, Subquery, Value, When
-from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, TruncDate
 
 from federation.api.v1.reads import MAHJONG
@@ -88,6 +87,7 @@ def _union(player_id: int, system: str, ru: bool):
                 player_id=player_id,
                 snapshot__rating_list__engine__in=sorted(MAHJONG),
                 snapshot__rating_list__is_active=True,
+                listed=True,
             ).annotate(
                 h_day=F("snapshot__as_of"),
                 h_order=F("pk"),
@@ -98,7 +98,7 @@ def _union(player_id: int, system: str, ru: bool):
                 h_delta=_float("delta"),
                 h_tournament=_none(BigIntegerField()),
                 h_game=_none(BigIntegerField()),
-                h_text=KT(f"details__formula__{'ru' if ru else 'en'}"),
+                h_text=_none(CharField()),  # explained again for the page (``_mahjong_formulas``)
             )
         )
     if "preferans" in wanted:
@@ -158,12 +158,13 @@ def history_page(player_id: int, page: list[tuple], language: str) -> list[dict]
             for (deal, pid), text in deal_explanations(deals=deals).items()
             if pid == player_id
         }
+    formulas = _mahjong_formulas(player_id, [row[1] for row in page if row[2] in MAHJONG], language)
     items = []
     for day, order, name, slug, before, after, delta, tournament, game, text in page:
         if name == Engine.PREFERANS:
             text = explained.get(order, "")
         elif name in MAHJONG:
-            text = _lines(text)
+            text = _lines(formulas.get(order))
         items.append(
             {
                 "system": name,
@@ -178,6 +179,31 @@ def history_page(player_id: int, page: list[tuple], language: str) -> list[dict]
             }
         )
     return items
+
+
+def _mahjong_formulas(player_id: int, entry_ids: list[int], language: str) -> dict[int, list[str]]:
+    """Entry id -> the formula lines of the page's mahjong entries, explained again by the engine (issue 29: the rows
+    keep the numbers only): one query for the entries, four for the tournaments of their dates."""
+    if not entry_ids:
+        return {}
+    from ratings.mahjong.explain import Explainer
+    from ratings.mahjong.selectors import mahjong_data
+
+    rows = list(RatingEntry.objects.filter(pk__in=entry_ids).select_related("snapshot__rating_list"))
+    days = [row.snapshot.as_of for row in rows]
+    data = mahjong_data(start=min(days), end=max(days))
+    key = "ru" if language.startswith("ru") else "en"
+    explainers: dict[int, Explainer] = {}
+    found = {}
+    for row in rows:
+        rating_list = row.snapshot.rating_list
+        explainer = explainers.get(rating_list.pk)
+        if explainer is None:
+            explainer = explainers[rating_list.pk] = Explainer(rating_list, data)
+        details = explainer.details(row.snapshot.as_of, {player_id: row.rank}).get(player_id)
+        if details is not None:
+            found[row.pk] = details["formula"][key]
+    return found
 
 
 def _lines(raw) -> str:

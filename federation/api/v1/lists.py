@@ -44,12 +44,13 @@ def _gorbunov(rating_list: RatingList, asked: AskedDate):
 
 
 def _mahjong(rating_list: RatingList, asked: AskedDate):
-    from ratings.mahjong.selectors import shown_list_snapshots, snapshot_entries
+    from ratings.mahjong.selectors import rows_of, shown_list_snapshots, snapshot_entries
 
     shown = list_for_date(shown_list_snapshots(slug=rating_list.slug), asked)
     if shown.snapshot is None:
         return shown, [], None
-    rows = snapshot_entries(snapshot=shown.snapshot, with_parts=True).order_by("rank", "player_id")
+    rows = snapshot_entries(snapshot=shown.snapshot, with_parts=True)
+    rows = rows.order_by("rank", "player_id") if shown.snapshot.newest else rows_of(rows, snapshot=shown.snapshot)
 
     def entry(row, position: int) -> tuple:
         parts = {"part_a": row.details.get("part_a"), "part_b": row.details.get("part_b")}

@@ -43,3 +43,21 @@ def mahjong_tournament(
     for number, (stage_hanchans, stage_players) in enumerate(stages or [], start=1):
         Stage.objects.create(tournament=tournament, number=number, hanchans=stage_hanchans, players=stage_players)
     return tournament
+
+
+def explained_by_the_full_list(entry) -> dict:
+    """The explanation of a stored entry as the engine's whole list of the entry's date gives it (``compute_list``,
+    not the one-player computation the pages use): issue 29 keeps the numbers only, the pages explain them again."""
+    from ratings.engines import mahjong as engine
+    from ratings.mahjong.explain import entry_details
+    from ratings.mahjong.selectors import mahjong_data, mahjong_settings
+
+    as_of = entry.snapshot.as_of
+    data = mahjong_data(start=as_of, end=as_of)
+    full = engine.compute_list(
+        settings=mahjong_settings(entry.snapshot.rating_list),
+        as_of=as_of,
+        tournaments=data.window(as_of),
+        players=data.players.values(),
+    )
+    return next(entry_details(item) for item in full.entries if item.player == str(entry.player_id))

@@ -5,13 +5,16 @@ import datetime
 from decimal import Decimal
 
 import pytest
+from django.db import transaction
 
 from ratings.engines import mahjong as engine
-from ratings.mahjong import services
-from ratings.mahjong.selectors import mahjong_data, mahjong_lists, mahjong_settings
-from ratings.models import RatingEntry, RatingSnapshot
+from ratings.mahjong import services, storage
+from ratings.mahjong.explain import Explainer, entry_details
+from ratings.mahjong.selectors import mahjong_data, mahjong_lists, mahjong_settings, rows_of, snapshot_entries
+from ratings.models import RatingEntry, RatingList, RatingSnapshot
 from tests.factories import PlayerFactory
 from tests.ratings.mahjong.factories import mahjong_tournament
+from tournaments.models import Tournament
 
 START = datetime.date(2025, 1, 1)
 END = datetime.date(2025, 5, 31)
@@ -39,8 +42,24 @@ def _history():
     return players
 
 
+def _lists_as_of_every_date(rating_list) -> dict:
+    """Every date's list as the site reads it (issue 29: the newest snapshot whole, older ones their changes):
+    date -> player -> (rank, rating, change, events, parts)."""
+    snapshots = list(RatingSnapshot.objects.filter(rating_list=rating_list).order_by("as_of"))
+    found = {}
+    for snapshot in snapshots:
+        snapshot.newest = snapshot.pk == snapshots[-1].pk
+        rows = rows_of(snapshot_entries(snapshot=snapshot, with_parts=True), snapshot=snapshot)
+        found[snapshot.as_of] = {
+            row.player_id: (row.rank, row.rating, row.delta, row.events, row.details) for row in rows
+        }
+    return found
+
+
 @pytest.mark.django_db
 def test_rebuilt_snapshots_equal_the_full_list_of_each_date():
+    """Every date's list, read back from the changes kept, equals the engine's full list of the date, rank by rank,
+    and each entry's explanation, worked out again by the engine for that player alone, equals the full list's."""
     _history()
     lists = list(mahjong_lists())
     written = services.mahjong_rebuild(rating_lists=lists, start=START, end=END)
@@ -50,45 +69,49 @@ def test_rebuilt_snapshots_equal_the_full_list_of_each_date():
     data = mahjong_data(start=START, end=END)
     for rating_list in lists:
         settings = mahjong_settings(rating_list)
-        before: dict[int, tuple[Decimal, int]] = {}
-        for snapshot in RatingSnapshot.objects.filter(rating_list=rating_list).order_by("as_of"):
-            window = [t for t, _ in services._window(data, snapshot.as_of)]
+        explainer = Explainer(rating_list, data)
+        before: dict[int, Decimal] = {}
+        stored_rows = 0
+        for as_of, listed in _lists_as_of_every_date(rating_list).items():
+            snapshot = RatingSnapshot.objects.get(rating_list=rating_list, as_of=as_of)
+            stored_rows += RatingEntry.objects.filter(snapshot=snapshot).count()
+            window = [t for t, _ in services._window(data, as_of)]
             full = engine.compute_list(
-                settings=settings, as_of=snapshot.as_of, tournaments=window, players=data.players.values()
+                settings=settings, as_of=as_of, tournaments=window, players=data.players.values()
             )
-            stored = list(RatingEntry.objects.filter(snapshot=snapshot).order_by("rank"))
-            assert len(stored) == len(full.entries) == snapshot.summary["entries"]
-            for entry, expected in zip(stored, full.entries, strict=True):
-                assert (entry.player_id, entry.rank, entry.events) == (
-                    int(expected.player),
-                    expected.rank,
-                    expected.tournaments,
-                )
-                assert entry.rating == Decimal(f"{expected.rating:.2f}")
-                previous = before.get(entry.player_id)
-                assert entry.delta == (None if previous is None else entry.rating - previous[0])
-                assert entry.details == services._entry_details(expected, None if previous is None else previous[1])
-            before = {entry.player_id: (entry.rating, entry.rank) for entry in stored}
+            assert len(listed) == len(full.entries) == snapshot.summary["entries"]
+            explained = explainer.details(as_of, {pid: rank for pid, (rank, *_rest) in listed.items()})
+            for expected in full.entries:
+                player = int(expected.player)
+                rank, rating, delta, events, parts = listed[player]
+                assert (rank, events) == (expected.rank, expected.tournaments)
+                assert rating == Decimal(f"{expected.rating:.2f}")
+                previous = before.get(player)
+                assert delta == (None if previous is None else rating - previous)
+                assert parts == storage.details_of(expected)
+                assert explained[player] == entry_details(expected)
+            before = {player: row[1] for player, row in listed.items()}
+        # The older dates keep only what changed: far fewer rows than a whole list on every date.
+        every_date = sum(snapshot.summary["entries"] for snapshot in rating_list.snapshots.all())
+        assert stored_rows < every_date
 
 
 @pytest.mark.django_db
 def test_the_daily_job_writes_what_a_rebuild_writes():
     _history()
     lists = list(mahjong_lists())
-    services.mahjong_rebuild(rating_lists=lists, start=START, end=END)
-    last = RatingSnapshot.objects.filter(rating_list__slug="mahjong-rr").order_by("-as_of").first()
-    kept = {
-        e.player_id: (e.rank, e.rating, e.delta, e.events, e.details) for e in RatingEntry.objects.filter(snapshot=last)
-    }
-    summary = {k: v for k, v in last.summary.items() if k != "seconds"}
-    last.delete()
+    rr = lists[0]
+    with transaction.atomic():  # the whole range rebuilt, read, and taken back
+        services.mahjong_rebuild(rating_lists=lists, start=START, end=END)
+        last = RatingSnapshot.objects.filter(rating_list=rr).order_by("-as_of").first()
+        kept = _lists_as_of_every_date(rr)
+        summary = {k: v for k, v in last.summary.items() if k != "seconds"}
+        transaction.set_rollback(True)
+    services.mahjong_rebuild(rating_lists=lists, start=START, end=last.as_of - datetime.timedelta(days=1))
     assert services.mahjong_daily(today=last.as_of)["mahjong-rr"] == "computed"
-    again = RatingSnapshot.objects.get(rating_list__slug="mahjong-rr", as_of=last.as_of)
+    again = RatingSnapshot.objects.get(rating_list=rr, as_of=last.as_of)
     assert {k: v for k, v in again.summary.items() if k != "seconds"} == summary
-    assert {
-        e.player_id: (e.rank, e.rating, e.delta, e.events, e.details)
-        for e in RatingEntry.objects.filter(snapshot=again)
-    } == kept
+    assert _lists_as_of_every_date(rr) == kept
 
 
 @pytest.mark.django_db
@@ -100,7 +123,14 @@ def test_a_second_rebuild_of_the_range_writes_the_same_snapshots():
     def everything():
         return sorted(
             RatingEntry.objects.filter(snapshot__rating_list__in=lists).values_list(
-                "snapshot__rating_list_id", "snapshot__as_of", "player_id", "rank", "rating", "delta", "details"
+                "snapshot__rating_list_id",
+                "snapshot__as_of",
+                "player_id",
+                "rank",
+                "rating",
+                "delta",
+                "details",
+                "listed",
             ),
             key=lambda row: row[:3],
         )
@@ -108,3 +138,35 @@ def test_a_second_rebuild_of_the_range_writes_the_same_snapshots():
     first = everything()
     services.mahjong_rebuild(rating_lists=lists, start=START, end=END)
     assert everything() == first
+
+
+@pytest.mark.django_db
+def test_a_rebuild_of_earlier_dates_leaves_the_later_lists_as_they_read():
+    """A rebuild of a range in the middle changes the lists of its dates only: a later date, whose snapshot keeps only
+    its changes, reads as it did even when the rebuild moved players it did not change."""
+    _history()
+    lists = list(mahjong_lists())
+    services.mahjong_rebuild(rating_lists=lists, start=START, end=END)
+    rr = lists[0]
+    everything = _lists_as_of_every_date(rr)
+    later = {day: rows for day, rows in everything.items() if day > datetime.date(2025, 3, 1)}
+    early = {day: rows for day, rows in everything.items() if day <= datetime.date(2025, 3, 1)}
+    # A correction in February: its players' ratings move from then on, in the rebuilt range.
+    tournament = Tournament.objects.filter(end_date__lt=datetime.date(2025, 2, 1)).order_by("-end_date").first()
+    tournament.hanchans += 4
+    tournament.save()
+    services.mahjong_rebuild(rating_lists=[rr], start=datetime.date(2025, 1, 1), end=datetime.date(2025, 3, 1))
+    after = _lists_as_of_every_date(rr)
+    assert {day: rows for day, rows in after.items() if day > datetime.date(2025, 3, 1)} == later
+    assert any(after[day] != rows for day, rows in early.items() if day in after)
+
+
+@pytest.mark.django_db
+def test_a_rebuild_of_a_date_where_nothing_changed_says_since_when():
+    _history()
+    services.mahjong_rebuild(rating_lists=list(mahjong_lists()), start=START, end=END)
+    rr = RatingList.objects.get(slug="mahjong-rr")
+    dates = sorted(rr.snapshots.values_list("as_of", flat=True))
+    quiet = next(d + datetime.timedelta(days=1) for d in dates if d + datetime.timedelta(days=1) not in dates)
+    in_force = max(d for d in dates if d < quiet)
+    assert services.mahjong_unchanged_since(rating_list=rr, day=quiet) == in_force

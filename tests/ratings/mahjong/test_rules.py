@@ -8,7 +8,7 @@ import pytest
 from ratings.mahjong import services
 from ratings.mahjong.sections import tournament_context
 from tests.factories import PlayerFactory, ResultFactory
-from tests.ratings.mahjong.factories import mahjong_tournament
+from tests.ratings.mahjong.factories import explained_by_the_full_list, mahjong_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -212,7 +212,7 @@ def test_online_list_lists_everyone_rr_only_the_country():
     assert ours.pk in rr
     # The foreigner still counts in N: ours took 2nd of 16 in RR (R = 933.33).
     entry = RatingEntry.objects.get(snapshot__rating_list__slug="mahjong-rr", player=ours)
-    assert {score["r"] for score in entry.details["scores"]} == {933.33}
+    assert {score["r"] for score in explained_by_the_full_list(entry)["scores"]} == {933.33}
 
 
 def test_substitutes_count_in_n_but_get_no_rating():
@@ -229,7 +229,7 @@ def test_substitutes_count_in_n_but_get_no_rating():
     assert not entries.filter(player=players[15]).exists()
     assert t1.pk
     first = entries.get(player=players[0])
-    assert {s["players"] for s in first.details["scores"]} == {16, 17}
+    assert {s["players"] for s in explained_by_the_full_list(first)["scores"]} == {16, 17}
 
 
 def test_tournament_section_in_russian_gives_reasons_in_russian():

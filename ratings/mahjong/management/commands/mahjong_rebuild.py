@@ -55,5 +55,13 @@ class Command(BaseCommand):
         except ValidationError as error:
             raise CommandError("; ".join(error.messages)) from None
         written = run.outcome
+        by_slug = {rating_list.slug: rating_list for rating_list in lists}
         for slug, count in written.items():
-            self.stdout.write(f"{slug}: {count} snapshots written")
+            line = f"{slug}: {count} snapshots written"
+            since = services.mahjong_unchanged_since(rating_list=by_slug[slug], day=first) if first == last else None
+            if not count and since is not None:
+                # Issue 29: a date on which nothing changed is not a change date; the list in force is an earlier one.
+                line += (
+                    f" (unchanged since {since.isoformat()}: the list in force on {first.isoformat()} is that date's)"
+                )
+            self.stdout.write(line)

@@ -1,0 +1,341 @@
+"""How a mahjong list's history is kept (issue 29), and the list as of any date read back from it.
+
+Until issue 29 every date on which a list changed stored the whole list again, each entry with its explanation as
+JSON (about 1.5 KB a row): two years of a 1,500-player federation took 1.7 GB, and ten years would not fit a small
+server. Now the mahjong lists are kept as the Gorbunov lists are (``ratings.gorbunov.services``):
+
+- the **newest** snapshot of a list holds a row for every listed player, with its rank (the page read most is a
+  plain read of one snapshot);
+- an **older** snapshot holds only the players whose entry changed on its date (rating, tournaments counted, parts A
+  and B, or the unrounded rating that ranks), each with its rank on that date, and a row with ``listed`` unticked
+  for each player who left the list then;
+- a row keeps the numbers (``details``: part A, part B, the unrounded rating, the size of part A); the tournaments'
+  W, R, A and delta and the formula lines are the engine's to recompute when a person opens them
+  (``ratings.mahjong.explain``), from the tournaments as they are.
+
+The list as of a date is each player's newest row up to it. A rank on a date where the player's row is older is
+worked out the engine's way (`rules/mahjong.md`, "Result": by the unrounded rating, then by name), from the stored
+unrounded rating. **Decision:** that value is kept as the engine's float (the correctly rounded value of the exact
+fraction); two ratings that differ only beyond it would be ordered by name, where the engine, holding the fraction,
+orders them by value. No such pair can come from the rules' numbers in practice; the newest list and each row's own
+date keep the engine's rank as it gave it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date, timedelta
+from decimal import Decimal
+
+from django.db.models import Exists, OuterRef, QuerySet
+
+from ratings.bulk import copy_rows
+from ratings.engines import mahjong as engine
+from ratings.models import RatingEntry, RatingSnapshot
+
+#: The columns a mahjong row is written with (``details`` as JSON text).
+ENTRY_COLUMNS = ("snapshot_id", "player_id", "rank", "rating", "delta", "events", "details", "listed")
+
+
+@dataclass(frozen=True)
+class Held:
+    """A listed player's entry as a list holds it on a date."""
+
+    cents: int
+    rank: int
+    events: int
+    details: dict
+
+    @property
+    def key(self) -> tuple:
+        """What makes a row: the same key on the next date means no row there."""
+        d = self.details
+        return (self.cents, self.events, d.get("part_a"), d.get("part_b"), d.get("exact"), d.get("k"))
+
+
+State = dict[int, Held]
+
+
+def details_of(entry: engine.Entry) -> dict:
+    """What a row keeps of an engine's entry: the parts, the unrounded rating (ranks on older dates are worked out
+    from it) and the number of tournaments in part A."""
+    return {
+        "part_a": entry.part_a,
+        "part_b": entry.part_b,
+        "exact": entry.rating_unrounded,
+        "k": entry.part_a_size,
+    }
+
+
+def held_of(entry: engine.Entry) -> Held:
+    return Held(round(entry.rating * 100), entry.rank, entry.tournaments, details_of(entry))
+
+
+def _cents_text(cents: int) -> str:
+    """Hundredths as the decimal text a numeric column takes (-5 -> "-0.05")."""
+    sign = "-" if cents < 0 else ""
+    whole, rest = divmod(abs(cents), 100)
+    return f"{sign}{whole}.{rest:02d}"
+
+
+def _dumps(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _row(snapshot_id: int, player_id: int, held: Held, delta: int | None) -> tuple:
+    delta_text = None if delta is None else _cents_text(delta)
+    return (
+        snapshot_id,
+        player_id,
+        held.rank,
+        _cents_text(held.cents),
+        delta_text,
+        held.events,
+        _dumps(held.details),
+        True,
+    )
+
+
+def _left(snapshot_id: int, player_id: int) -> tuple:
+    return (snapshot_id, player_id, 0, "0.00", None, 0, "{}", False)
+
+
+def _held(rating: Decimal, rank: int, events: int, details: dict) -> Held:
+    return Held(int(rating * 100), rank, events, details)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Reads
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def newest_snapshot(rating_list_id: int) -> RatingSnapshot | None:
+    return RatingSnapshot.objects.filter(rating_list_id=rating_list_id).defer("summary").order_by("-as_of").first()
+
+
+def rows_up_to(rating_list_id: int, as_of: date) -> QuerySet[RatingEntry]:
+    """Each player's newest row on or before ``as_of`` (rows of players who left included: filter ``listed``)."""
+    up_to = RatingEntry.objects.filter(snapshot__rating_list_id=rating_list_id, snapshot__as_of__lte=as_of)
+    later = up_to.filter(player_id=OuterRef("player_id"), snapshot__as_of__gt=OuterRef("snapshot__as_of"))
+    return up_to.exclude(Exists(later))
+
+
+def entries_as_of(snapshot: RatingSnapshot, *, newest: bool) -> QuerySet[RatingEntry]:
+    """The rows of the list as of ``snapshot``: its own when it is the newest (it holds everyone), else each listed
+    player's newest row up to its date."""
+    if newest:
+        return RatingEntry.objects.filter(snapshot_id=snapshot.pk)
+    return rows_up_to(snapshot.rating_list_id, snapshot.as_of).filter(listed=True)
+
+
+def state_as_of(rating_list_id: int, as_of: date) -> State:
+    """Every listed player's entry as of ``as_of`` (ranks as stored: on an older date, each row's own date's)."""
+    newest = newest_snapshot(rating_list_id)
+    if newest is None or newest.as_of > as_of:
+        rows = rows_up_to(rating_list_id, as_of).filter(listed=True)
+    else:
+        rows = RatingEntry.objects.filter(snapshot_id=newest.pk)
+    return {
+        player_id: _held(rating, rank, events, details)
+        for player_id, rating, rank, events, details in rows.order_by().values_list(
+            "player_id", "rating", "rank", "events", "details"
+        )
+    }
+
+
+def sort_key(exact: float, last_name: str, first_name: str, player_id: int) -> tuple:
+    """The engine's order of a list (``engine.rank_exactly``: by the unrounded rating, then by the name it was given,
+    ``"last first"``, then by id as text)."""
+    name = f"{last_name} {first_name}".strip() or str(player_id)
+    return (-exact, name, str(player_id))
+
+
+def ranks_of(rows: Iterable[tuple[int, dict]]) -> dict[int, int]:
+    """Player id -> rank, for the rows ``(player_id, details)`` of one date's list: one query for the names."""
+    from federation.models import Player
+
+    rows = list(rows)
+    names = dict(
+        (pk, (last, first))
+        for pk, last, first in Player.objects.filter(pk__in=[pk for pk, _ in rows]).values_list(
+            "pk", "last_name", "first_name"
+        )
+    )
+    ordered = sorted(rows, key=lambda row: sort_key(row[1]["exact"], *names.get(row[0], ("", "")), row[0]))
+    return {player_id: rank for rank, (player_id, _details) in enumerate(ordered, start=1)}
+
+
+def ranks_as_of(snapshot: RatingSnapshot, *, newest: bool) -> dict[int, int]:
+    """Every listed player's rank as of ``snapshot``: stored in the newest, worked out on an older date."""
+    rows = entries_as_of(snapshot, newest=newest).order_by()
+    if newest:
+        return dict(rows.values_list("player_id", "rank"))
+    return ranks_of(rows.values_list("player_id", "details"))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Writes
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _insert(rows: list[tuple]) -> None:
+    if rows:
+        copy_rows(RatingEntry, ENTRY_COLUMNS, rows, json_text=True)
+
+
+def thin(snapshot: RatingSnapshot, before: State | None = None) -> None:
+    """Keep in a snapshot that is no longer the newest only the rows of players whose entry changed on its date, and
+    a row for each player who left then. ``before``: the list as of the day before (read when not given)."""
+    rows = RatingEntry.objects.filter(snapshot_id=snapshot.pk)
+    if rows.filter(listed=False).exists() or rows.count() != newest_count(snapshot):
+        return  # not whole: thin already
+    if before is None:
+        before = state_as_of(snapshot.rating_list_id, snapshot.as_of - timedelta(days=1))
+    same = []
+    present = set()
+    for pk, player_id, rating, rank, events, details, listed in rows.values_list(
+        "pk", "player_id", "rating", "rank", "events", "details", "listed"
+    ):
+        present.add(player_id)
+        old = before.get(player_id)
+        if listed and old is not None and old.key == _held(rating, rank, events, details).key:
+            same.append(pk)
+    for start in range(0, len(same), 5000):
+        RatingEntry.objects.filter(pk__in=same[start : start + 5000]).delete()
+    _insert([_left(snapshot.pk, player_id) for player_id in before.keys() - present])
+
+
+def fill(snapshot: RatingSnapshot, state: State, changed: set[int], *, newest: bool) -> None:
+    """Make ``snapshot`` hold the whole list ``state`` of its date: a row for every listed player without one
+    (``changed``: those with a row already); the newest drops its rows of players who left, an older one keeps them
+    and gets such a row for everyone the list held before and does not hold now, so that it reads the same whatever
+    is later written before it (a rebuild of earlier dates)."""
+    rows = [_row(snapshot.pk, player_id, held, 0) for player_id, held in state.items() if player_id not in changed]
+    if newest:
+        RatingEntry.objects.filter(snapshot_id=snapshot.pk, listed=False).delete()
+    else:
+        earlier = RatingEntry.objects.filter(
+            snapshot__rating_list_id=snapshot.rating_list_id, snapshot__as_of__lt=snapshot.as_of
+        )
+        gone = set(earlier.values_list("player_id", flat=True).distinct()) - state.keys() - changed
+        rows += [_left(snapshot.pk, player_id) for player_id in gone]
+    _insert(rows)
+
+
+def fill_from_database(snapshot: RatingSnapshot, *, newest: bool) -> None:
+    """``fill`` for a snapshot this run did not compute: the list of its date read back, its ranks worked out."""
+    rows = rows_up_to(snapshot.rating_list_id, snapshot.as_of).filter(listed=True).order_by()
+    state = {
+        player_id: _held(rating, rank, events, details)
+        for player_id, rating, rank, events, details in rows.values_list(
+            "player_id", "rating", "rank", "events", "details"
+        )
+    }
+    own = set(RatingEntry.objects.filter(snapshot_id=snapshot.pk).values_list("player_id", flat=True))
+    ranks = ranks_of((player_id, held.details) for player_id, held in state.items())
+    state = {pid: Held(h.cents, ranks[pid], h.events, h.details) for pid, h in state.items()}
+    fill(snapshot, state, own, newest=newest)
+
+
+@dataclass
+class _Written:
+    snapshot: RatingSnapshot
+    changed: set[int]
+    """The players with a row of the date's own (a change, a newcomer, or one who left)."""
+    left: set[int]
+    state: State
+
+
+class ListWriter:
+    """The rows of one list over a run of dates, written in date order (the daily job, a rebuild, an import).
+
+    ``start``..``end``: the dates the run may write. Each date gets the rows of the players whose entry changed since
+    the list before it; ``seal`` (at the end of each transaction) leaves the list's newest snapshot holding everyone,
+    so that every commit leaves the lists whole, and a snapshot after the run's last date reads as it did.
+    """
+
+    def __init__(self, rating_list_id: int, start: date, end: date) -> None:
+        self.rating_list_id = rating_list_id
+        self.state: State = state_as_of(rating_list_id, start - timedelta(days=1))
+        snapshots = RatingSnapshot.objects.filter(rating_list_id=rating_list_id).defer("summary")
+        newest = snapshots.order_by("-as_of").first()
+        self._full: _Written | RatingSnapshot | None = None
+        """The snapshot that holds everyone, if it is one this writer knows: written here, or the newest before."""
+        if newest is not None and newest.as_of < start:
+            self._full = newest
+        later = snapshots.filter(as_of__gt=end).order_by("as_of").first()
+        if later is not None and later.pk != newest.pk:
+            # An older snapshot after the run: made whole, it reads the same whatever the run writes before it.
+            fill_from_database(later, newest=False)
+        self._last: _Written | None = None
+
+    def _full_date(self) -> date | None:
+        if isinstance(self._full, _Written):
+            return self._full.snapshot.as_of
+        return None if self._full is None else self._full.as_of
+
+    def write(self, snapshot: RatingSnapshot, entries: Iterable[engine.Entry]) -> State:
+        """Write the list ``entries`` (the engine's, ranked) as of ``snapshot`` (new, empty); returns the state."""
+        self._thin_full(snapshot.as_of)
+        before = self.state
+        now: State = {}
+        rows = []
+        for entry in entries:
+            player_id = int(entry.player)
+            held = now[player_id] = held_of(entry)
+            old = before.get(player_id)
+            if old is None or old.key != held.key:
+                rows.append(_row(snapshot.pk, player_id, held, None if old is None else held.cents - old.cents))
+        left = before.keys() - now.keys()
+        rows += [_left(snapshot.pk, player_id) for player_id in left]
+        _insert(rows)
+        self.state = now
+        self._last = _Written(snapshot, {row[1] for row in rows}, left, now)
+        return now
+
+    def removed(self, day: date) -> None:
+        """The snapshot of ``day`` was removed (nothing changed on it: the list as of it is the one before)."""
+        if self._last is not None and self._last.snapshot.as_of == day:
+            self._last = None
+        if self._full_date() == day:
+            self._full = None
+
+    def _thin_full(self, day: date) -> None:
+        full_date = self._full_date()
+        if full_date is None or full_date > day:
+            return
+        if full_date == day:  # rewritten: removed by the caller with its rows
+            self._full = None
+            return
+        full = self._full
+        if isinstance(full, _Written):
+            RatingEntry.objects.filter(snapshot_id=full.snapshot.pk).exclude(player_id__in=full.changed).delete()
+            _insert([_left(full.snapshot.pk, player_id) for player_id in full.left])
+        else:
+            thin(full)
+        self._full = None
+
+    def seal(self) -> None:
+        """Leave the list's newest snapshot holding everyone (at the end of each transaction of a run)."""
+        newest = newest_snapshot(self.rating_list_id)
+        if newest is None or newest.as_of == self._full_date():
+            return
+        last = self._last
+        if last is not None and last.snapshot.pk == newest.pk:
+            fill(newest, last.state, last.changed, newest=True)
+            self._full = last
+            return
+        # A newest snapshot this run did not write: the one before the run's dates, after the run removed every
+        # date after it, or one later in the run's range not reached yet. Whole already unless it was older.
+        own = RatingEntry.objects.filter(snapshot_id=newest.pk)
+        if own.filter(listed=False).exists() or own.count() != newest_count(newest):
+            fill_from_database(newest, newest=True)
+        self._full = newest
+
+
+def newest_count(snapshot: RatingSnapshot) -> int:
+    """How many players the list holds as of ``snapshot``, as its summary stored it."""
+    summary = RatingSnapshot.objects.filter(pk=snapshot.pk).values_list("summary", flat=True).first() or {}
+    return summary.get("entries", -1)
