@@ -112,8 +112,10 @@ def mahjong_list_document(*, rating_list: RatingList, as_of: dt.date | None = No
         rows = entries_as_of(snapshot, newest=newest).order_by()
         ranks = ranks_as_of(snapshot, newest=newest)
         found = sorted((ranks[player], player, rating) for player, rating in rows.values_list("player_id", "rating"))
-        # The explanations, recomputed by the engine from the tournaments (issue 29: the rows keep the numbers).
-        explained = Explainer(rating_list, data).details(snapshot.as_of, {player: rank for rank, player, _ in found})
+        if newest:  # the newest keeps its explanations; an older date's are worked out again (issue 29)
+            explained = dict(rows.values_list("player_id", "details"))
+        else:
+            explained = Explainer(rating_list, data).details(snapshot.as_of, {p: rank for rank, p, _ in found})
         names = player_ids_map(player for _rank, player, _rating in found)
         entries = [_entry(rank, names[player], float(rating), explained[player], ids) for rank, player, rating in found]
     stored = {item["id"]: (item["en"], item["ru"]) for item in summary.get("excluded", [])}

@@ -244,8 +244,9 @@ class PlayerList:
 
 def player_lists(*, player_id: int, as_of: date | None = None) -> list[PlayerList]:
     """The active mahjong lists in their order, each with its snapshot in force on ``as_of`` (today's newest when
-    None) and the player's entry on it, explained: the lists, the snapshots, the player's rows, and when the player
-    is listed the tournaments (four queries) to explain them; on an older date, each list's rows to rank them."""
+    None) and the player's entry on it, explained: the lists, the snapshots, the player's rows; on an older date,
+    each list's rows to rank them and the tournaments (four queries) to explain them (the newest keeps its
+    explanations, ``storage``)."""
     from ratings.mahjong.explain import Explainer
     from ratings.mahjong.storage import ranks_as_of
 
@@ -277,7 +278,7 @@ def player_lists(*, player_id: int, as_of: date | None = None) -> list[PlayerLis
         if entry is not None and entry.snapshot_id != snapshot.pk:
             entry.rank = ranks_as_of(snapshot, newest=False)[player_id]
             entry.delta = Decimal(0)
-        if entry is not None:
+        if entry is not None and "scores" not in entry.details:  # the newest keeps its explanations
             wanted.append((rating_list, snapshot.as_of, entry))
         found.append(PlayerList(rating_list, snapshot, entry))
     if wanted:

@@ -24,6 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ratings.engines import mahjong as engine
+from ratings.mahjong.explain import Explainer
 from ratings.mahjong.params import settings_to_params, validate_crr, validate_online, validate_rr
 from ratings.mahjong.selectors import MAHJONG_ENGINES, MahjongData, mahjong_data, mahjong_lists, mahjong_settings
 from ratings.mahjong.storage import ListWriter
@@ -85,6 +86,16 @@ class _ListContext:
         # it changes the snapshot, but its A does not.
         parts += [f"{t.id}:{self.data.digests[t.id]}:{a if self.eligible(t) else '-'}" for t, a in window]
         return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def _explainer(rating_list: RatingList):
+    """The engine's explanations of a date of ``rating_list`` a run did not compute (``storage.Explain``)."""
+
+    def explain(snapshot: RatingSnapshot, ranks: dict[int, int]) -> dict[int, dict]:
+        data = mahjong_data(start=snapshot.as_of, end=snapshot.as_of)
+        return Explainer(rating_list, data).details(snapshot.as_of, ranks)
+
+    return explain
 
 
 def _fingerprint_before(rating_list: RatingList, day: date) -> str | None:
@@ -211,7 +222,7 @@ def mahjong_daily(*, today: date | None = None) -> dict[str, str]:
         ):
             outcome[rating_list.slug] = "unchanged"
             continue
-        writer = ListWriter(rating_list.pk, today, today)
+        writer = ListWriter(rating_list.pk, today, today, _explainer(rating_list))
         _store(context=context, as_of=today, window=window, fingerprint=fingerprint, writer=writer)
         writer.seal()
         outcome[rating_list.slug] = "computed"
@@ -259,7 +270,9 @@ def mahjong_rebuild(
     for context in contexts:
         with transaction.atomic():
             _lock([context.rating_list])
-            writers[context.rating_list.pk] = ListWriter(context.rating_list.pk, start, end)
+            writers[context.rating_list.pk] = ListWriter(
+                context.rating_list.pk, start, end, _explainer(context.rating_list)
+            )
     counts = {rating_list.slug: 0 for rating_list in lists}
     total = (end - start).days + 1
     for offset in range(total):

@@ -24,15 +24,17 @@ date keep the engine's rank as it gave it.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import F, QuerySet, Window
+from django.db.models.functions import FirstValue, RowNumber
 
 from ratings.bulk import copy_rows
 from ratings.engines import mahjong as engine
+from ratings.mahjong.explain import entry_details
 from ratings.models import RatingEntry, RatingSnapshot
 
 #: The columns a mahjong row is written with (``details`` as JSON text).
@@ -115,11 +117,22 @@ def newest_snapshot(rating_list_id: int) -> RatingSnapshot | None:
     return RatingSnapshot.objects.filter(rating_list_id=rating_list_id).defer("summary").order_by("-as_of").first()
 
 
-def rows_up_to(rating_list_id: int, as_of: date) -> QuerySet[RatingEntry]:
-    """Each player's newest row on or before ``as_of`` (rows of players who left included: filter ``listed``)."""
-    up_to = RatingEntry.objects.filter(snapshot__rating_list_id=rating_list_id, snapshot__as_of__lte=as_of)
-    later = up_to.filter(player_id=OuterRef("player_id"), snapshot__as_of__gt=OuterRef("snapshot__as_of"))
-    return up_to.exclude(Exists(later))
+def rows_up_to(rating_list_id: int, as_of: date, *, listed: bool | None = None) -> QuerySet[RatingEntry]:
+    """Each player's newest row on or before ``as_of``; ``listed``: only those of players listed (True) or who left
+    (False) then.
+
+    One query: the rows up to the date numbered per player, newest first, by a window function, and the first of
+    each kept (a sort of the list's rows up to the date, where an anti-join read them once per row). Filters added
+    to the answer (a city, a name) apply before the numbering, which is per player, so they keep it right; whether the
+    player is listed is the newest row's, filtered after it.
+    """
+    newest_first = {"partition_by": F("player_id"), "order_by": F("snapshot__as_of").desc()}
+    rows = RatingEntry.objects.filter(snapshot__rating_list_id=rating_list_id, snapshot__as_of__lte=as_of).annotate(
+        newest_row=Window(RowNumber(), **newest_first),
+        still_listed=Window(FirstValue("listed"), **newest_first),
+    )
+    rows = rows.filter(newest_row=1)
+    return rows if listed is None else rows.filter(still_listed=listed)
 
 
 def entries_as_of(snapshot: RatingSnapshot, *, newest: bool) -> QuerySet[RatingEntry]:
@@ -127,14 +140,14 @@ def entries_as_of(snapshot: RatingSnapshot, *, newest: bool) -> QuerySet[RatingE
     player's newest row up to its date."""
     if newest:
         return RatingEntry.objects.filter(snapshot_id=snapshot.pk)
-    return rows_up_to(snapshot.rating_list_id, snapshot.as_of).filter(listed=True)
+    return rows_up_to(snapshot.rating_list_id, snapshot.as_of, listed=True)
 
 
 def state_as_of(rating_list_id: int, as_of: date) -> State:
     """Every listed player's entry as of ``as_of`` (ranks as stored: on an older date, each row's own date's)."""
     newest = newest_snapshot(rating_list_id)
     if newest is None or newest.as_of > as_of:
-        rows = rows_up_to(rating_list_id, as_of).filter(listed=True)
+        rows = rows_up_to(rating_list_id, as_of, listed=True)
     else:
         rows = RatingEntry.objects.filter(snapshot_id=newest.pk)
     return {
@@ -185,79 +198,120 @@ def _insert(rows: list[tuple]) -> None:
         copy_rows(RatingEntry, ENTRY_COLUMNS, rows, json_text=True)
 
 
-def thin(snapshot: RatingSnapshot, before: State | None = None) -> None:
-    """Keep in a snapshot that is no longer the newest only the rows of players whose entry changed on its date, and
-    a row for each player who left then. ``before``: the list as of the day before (read when not given)."""
-    rows = RatingEntry.objects.filter(snapshot_id=snapshot.pk)
-    if rows.filter(listed=False).exists() or rows.count() != newest_count(snapshot):
-        return  # not whole: thin already
-    if before is None:
-        before = state_as_of(snapshot.rating_list_id, snapshot.as_of - timedelta(days=1))
-    same = []
-    present = set()
-    for pk, player_id, rating, rank, events, details, listed in rows.values_list(
-        "pk", "player_id", "rating", "rank", "events", "details", "listed"
-    ):
-        present.add(player_id)
-        old = before.get(player_id)
-        if listed and old is not None and old.key == _held(rating, rank, events, details).key:
-            same.append(pk)
-    for start in range(0, len(same), 5000):
-        RatingEntry.objects.filter(pk__in=same[start : start + 5000]).delete()
-    _insert([_left(snapshot.pk, player_id) for player_id in before.keys() - present])
-
-
-def fill(snapshot: RatingSnapshot, state: State, changed: set[int], *, newest: bool) -> None:
-    """Make ``snapshot`` hold the whole list ``state`` of its date: a row for every listed player without one
-    (``changed``: those with a row already); the newest drops its rows of players who left, an older one keeps them
-    and gets such a row for everyone the list held before and does not hold now, so that it reads the same whatever
-    is later written before it (a rebuild of earlier dates)."""
-    rows = [_row(snapshot.pk, player_id, held, 0) for player_id, held in state.items() if player_id not in changed]
-    if newest:
-        RatingEntry.objects.filter(snapshot_id=snapshot.pk, listed=False).delete()
-    else:
-        earlier = RatingEntry.objects.filter(
-            snapshot__rating_list_id=snapshot.rating_list_id, snapshot__as_of__lt=snapshot.as_of
-        )
-        gone = set(earlier.values_list("player_id", flat=True).distinct()) - state.keys() - changed
-        rows += [_left(snapshot.pk, player_id) for player_id in gone]
+def _replace(snapshot: RatingSnapshot, rows: list[tuple]) -> None:
+    """Make ``rows`` the snapshot's rows (a few thousand at most: one list of one date)."""
+    RatingEntry.objects.filter(snapshot_id=snapshot.pk).delete()
     _insert(rows)
 
 
-def fill_from_database(snapshot: RatingSnapshot, *, newest: bool) -> None:
-    """``fill`` for a snapshot this run did not compute: the list of its date read back, its ranks worked out."""
-    rows = rows_up_to(snapshot.rating_list_id, snapshot.as_of).filter(listed=True).order_by()
-    state = {
-        player_id: _held(rating, rank, events, details)
-        for player_id, rating, rank, events, details in rows.values_list(
-            "player_id", "rating", "rank", "events", "details"
+def slim(details: dict) -> dict:
+    """What an older date's row keeps of an explanation: the numbers (``details_of``)."""
+    return {key: details.get(key) for key in ("part_a", "part_b", "exact", "k")}
+
+
+#: The explanations of a date's entries, worked out by the engine: (snapshot, player id -> rank) -> id -> details.
+Explain = Callable[[RatingSnapshot, dict[int, int]], dict[int, dict]]
+
+
+def _whole(snapshot: RatingSnapshot) -> bool:
+    rows = RatingEntry.objects.filter(snapshot_id=snapshot.pk)
+    return not rows.filter(listed=False).exists() and rows.count() == stored_count(snapshot)
+
+
+def thin(snapshot: RatingSnapshot, before: State | None = None) -> None:
+    """Keep in a snapshot that is no longer the newest only the rows of players whose entry changed on its date,
+    their numbers only, and a row for each player who left then. ``before``: the list as of the day before."""
+    if not _whole(snapshot):
+        return  # thin already
+    if before is None:
+        before = state_as_of(snapshot.rating_list_id, snapshot.as_of - timedelta(days=1))
+    kept = []
+    present = set()
+    for player_id, rating, rank, delta, events, details in RatingEntry.objects.filter(
+        snapshot_id=snapshot.pk
+    ).values_list("player_id", "rating", "rank", "delta", "events", "details"):
+        present.add(player_id)
+        held = _held(rating, rank, events, slim(details))
+        old = before.get(player_id)
+        if old is None or old.key != held.key:
+            kept.append(_row(snapshot.pk, player_id, held, None if delta is None else int(delta * 100)))
+    _replace(snapshot, kept + [_left(snapshot.pk, player_id) for player_id in before.keys() - present])
+
+
+def fill(
+    snapshot: RatingSnapshot,
+    state: State,
+    deltas: dict[int, int | None],
+    *,
+    explained: dict[int, dict] | None = None,
+    left: Iterable[int] = (),
+) -> None:
+    """Make ``snapshot`` hold the whole list ``state`` of its date: the newest with each entry's explanation
+    (``explained``), an older one (a later date a rebuild of earlier ones must leave as it read) with its numbers and
+    a row for each player of ``left``: every player the list held before and not then. ``deltas``: the change of
+    each player who has one on the date (None: new), the others 0."""
+    rows = []
+    for player_id, held in state.items():
+        if explained is not None:
+            held = Held(held.cents, held.rank, held.events, explained[player_id])
+        rows.append(_row(snapshot.pk, player_id, held, deltas.get(player_id, 0)))
+    _replace(snapshot, rows + [_left(snapshot.pk, player_id) for player_id in left])
+
+
+def fill_from_database(snapshot: RatingSnapshot, *, explain: Explain | None = None) -> None:
+    """``fill`` for a snapshot the run did not compute: the list of its date read back, its ranks worked out; the
+    newest explained again (``explain``), an older one with a row for each player who left before it."""
+    rows = rows_up_to(snapshot.rating_list_id, snapshot.as_of).order_by()
+    state: State = {}
+    gone = []
+    for player_id, rating, rank, events, details, listed in rows.values_list(
+        "player_id", "rating", "rank", "events", "details", "still_listed"
+    ):
+        if listed:
+            state[player_id] = _held(rating, rank, events, slim(details))
+        else:
+            gone.append(player_id)
+    deltas = {
+        player_id: None if delta is None else int(delta * 100)
+        for player_id, delta in RatingEntry.objects.filter(snapshot_id=snapshot.pk, listed=True).values_list(
+            "player_id", "delta"
         )
     }
-    own = set(RatingEntry.objects.filter(snapshot_id=snapshot.pk).values_list("player_id", flat=True))
     ranks = ranks_of((player_id, held.details) for player_id, held in state.items())
     state = {pid: Held(h.cents, ranks[pid], h.events, h.details) for pid, h in state.items()}
-    fill(snapshot, state, own, newest=newest)
+    if explain is not None:
+        fill(snapshot, state, deltas, explained=explain(snapshot, ranks))
+    else:
+        fill(snapshot, state, deltas, left=gone)
+
+
+def stored_count(snapshot: RatingSnapshot) -> int:
+    """How many players the list holds as of ``snapshot``, as its summary stored it."""
+    summary = RatingSnapshot.objects.filter(pk=snapshot.pk).values_list("summary", flat=True).first() or {}
+    return summary.get("entries", -1)
 
 
 @dataclass
 class _Written:
     snapshot: RatingSnapshot
-    changed: set[int]
-    """The players with a row of the date's own (a change, a newcomer, or one who left)."""
-    left: set[int]
+    rows: list[tuple]
+    """The date's own rows (a change, a newcomer, one who left), as an older date keeps them."""
     state: State
+    entries: dict[int, engine.Entry]
 
 
 class ListWriter:
     """The rows of one list over a run of dates, written in date order (the daily job, a rebuild, an import).
 
     ``start``..``end``: the dates the run may write. Each date gets the rows of the players whose entry changed since
-    the list before it; ``seal`` (at the end of each transaction) leaves the list's newest snapshot holding everyone,
-    so that every commit leaves the lists whole, and a snapshot after the run's last date reads as it did.
+    the list before it; ``seal`` (at the end of each transaction) leaves the list's newest snapshot holding everyone
+    with their explanations, so that every commit leaves the lists whole, and a snapshot after the run's last date
+    reads as it did. ``explain``: the engine's explanations of a date the run did not compute.
     """
 
-    def __init__(self, rating_list_id: int, start: date, end: date) -> None:
+    def __init__(self, rating_list_id: int, start: date, end: date, explain: Explain) -> None:
         self.rating_list_id = rating_list_id
+        self.explain = explain
         self.state: State = state_as_of(rating_list_id, start - timedelta(days=1))
         snapshots = RatingSnapshot.objects.filter(rating_list_id=rating_list_id).defer("summary")
         newest = snapshots.order_by("-as_of").first()
@@ -266,9 +320,9 @@ class ListWriter:
         if newest is not None and newest.as_of < start:
             self._full = newest
         later = snapshots.filter(as_of__gt=end).order_by("as_of").first()
-        if later is not None and later.pk != newest.pk:
+        if later is not None and later.pk != newest.pk and not _whole(later):
             # An older snapshot after the run: made whole, it reads the same whatever the run writes before it.
-            fill_from_database(later, newest=False)
+            fill_from_database(later)
         self._last: _Written | None = None
 
     def _full_date(self) -> date | None:
@@ -282,17 +336,18 @@ class ListWriter:
         before = self.state
         now: State = {}
         rows = []
+        by_player = {}
         for entry in entries:
             player_id = int(entry.player)
+            by_player[player_id] = entry
             held = now[player_id] = held_of(entry)
             old = before.get(player_id)
             if old is None or old.key != held.key:
                 rows.append(_row(snapshot.pk, player_id, held, None if old is None else held.cents - old.cents))
-        left = before.keys() - now.keys()
-        rows += [_left(snapshot.pk, player_id) for player_id in left]
+        rows += [_left(snapshot.pk, player_id) for player_id in before.keys() - now.keys()]
         _insert(rows)
         self.state = now
-        self._last = _Written(snapshot, {row[1] for row in rows}, left, now)
+        self._last = _Written(snapshot, rows, now, by_player)
         return now
 
     def removed(self, day: date) -> None:
@@ -306,16 +361,13 @@ class ListWriter:
         full_date = self._full_date()
         if full_date is None or full_date > day:
             return
-        if full_date == day:  # rewritten: removed by the caller with its rows
-            self._full = None
-            return
-        full = self._full
-        if isinstance(full, _Written):
-            RatingEntry.objects.filter(snapshot_id=full.snapshot.pk).exclude(player_id__in=full.changed).delete()
-            _insert([_left(full.snapshot.pk, player_id) for player_id in full.left])
-        else:
-            thin(full)
-        self._full = None
+        if full_date < day:
+            full = self._full
+            if isinstance(full, _Written):
+                _replace(full.snapshot, full.rows)
+            else:
+                thin(full)
+        self._full = None  # on ``day`` itself: rewritten, removed by the caller with its rows
 
     def seal(self) -> None:
         """Leave the list's newest snapshot holding everyone (at the end of each transaction of a run)."""
@@ -324,18 +376,14 @@ class ListWriter:
             return
         last = self._last
         if last is not None and last.snapshot.pk == newest.pk:
-            fill(newest, last.state, last.changed, newest=True)
+            deltas = {row[1]: row[4] for row in last.rows}
+            deltas = {pid: None if text is None else int(Decimal(text) * 100) for pid, text in deltas.items()}
+            explained = {pid: entry_details(entry) for pid, entry in last.entries.items()}
+            fill(newest, last.state, deltas, explained=explained)
             self._full = last
             return
         # A newest snapshot this run did not write: the one before the run's dates, after the run removed every
         # date after it, or one later in the run's range not reached yet. Whole already unless it was older.
-        own = RatingEntry.objects.filter(snapshot_id=newest.pk)
-        if own.filter(listed=False).exists() or own.count() != newest_count(newest):
-            fill_from_database(newest, newest=True)
+        if not _whole(newest):
+            fill_from_database(newest, explain=self.explain)
         self._full = newest
-
-
-def newest_count(snapshot: RatingSnapshot) -> int:
-    """How many players the list holds as of ``snapshot``, as its summary stored it."""
-    summary = RatingSnapshot.objects.filter(pk=snapshot.pk).values_list("summary", flat=True).first() or {}
-    return summary.get("entries", -1)

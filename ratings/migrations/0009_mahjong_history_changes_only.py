@@ -4,7 +4,7 @@ Each older snapshot of a mahjong list loses the rows of players whose entry is t
 (rating, tournaments counted, parts A and B, the unrounded rating and the size of part A), gains a row with
 ``listed`` unticked for each player who left the list on its date, and every row keeps only those numbers of its
 ``details``: the per-tournament scores and the formula lines are recomputed when a person opens them. The newest
-snapshot keeps every player. Every list as of every date reads as before (``tests/ratings/mahjong/test_storage.py``).
+snapshot keeps every player with their explanations. Every list as of every date reads as before (``tests/ratings/mahjong/test_storage.py``).
 The space freed is reused by PostgreSQL for new rows; ``VACUUM FULL`` gives it back to the disk
 (``docs/operations.md``).
 """
@@ -38,12 +38,14 @@ def forwards(apps, schema_editor):
             )
             now, gone, slimmed = {}, [], []
             for pk, player_id, rating, events, details in rows.iterator(chunk_size=BATCH):
-                details = _slim(details or {})
+                details = details or {}
                 key = now[player_id] = _key(rating, events, details)
                 if not newest and state.get(player_id) == key:
                     gone.append(pk)
+                elif newest:  # keeps its explanations, but the rank of the date before (now worked out on reading)
+                    slimmed.append(RatingEntry(pk=pk, details={k: v for k, v in details.items() if k != "previous_rank"}))
                 else:
-                    slimmed.append(RatingEntry(pk=pk, details=details))
+                    slimmed.append(RatingEntry(pk=pk, details=_slim(details)))
             for start in range(0, len(gone), BATCH):
                 RatingEntry.objects.filter(pk__in=gone[start : start + BATCH]).delete()
             RatingEntry.objects.bulk_update(slimmed, ["details"], batch_size=BATCH)

@@ -190,12 +190,15 @@ def _mahjong_formulas(player_id: int, entry_ids: list[int], language: str) -> di
     from ratings.mahjong.selectors import mahjong_data
 
     rows = list(RatingEntry.objects.filter(pk__in=entry_ids).select_related("snapshot__rating_list"))
-    days = [row.snapshot.as_of for row in rows]
-    data = mahjong_data(start=min(days), end=max(days))
+    days = [row.snapshot.as_of for row in rows if "formula" not in row.details]
+    data = mahjong_data(start=min(days), end=max(days)) if days else None
     key = "ru" if language.startswith("ru") else "en"
     explainers: dict[int, Explainer] = {}
     found = {}
     for row in rows:
+        if "formula" in row.details:  # the newest list keeps its explanations
+            found[row.pk] = row.details["formula"][key]
+            continue
         rating_list = row.snapshot.rating_list
         explainer = explainers.get(rating_list.pk)
         if explainer is None:
