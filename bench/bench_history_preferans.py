@@ -11,7 +11,7 @@ for any loader) to the stored deals with the tables' statistics refreshed.
 Storage (issue 29): the database beyond an empty one (``bench._storage``: after ``VACUUM``, before the COPY rewrites
 the tables); the detail gives the ratings' bytes per player-year (``PreferansRating`` and the ``DealResult`` rows,
 which keep each player's rating before and after every deal beside the whists) and the input's MB apart (players,
-bots' levels, starting ratings, games, seats, deals).
+bots' levels and their history, starting ratings, games, seats, deals).
 
     python -m bench history_preferans          # BENCH_PREFERANS_DEALS=50000 for a quick run
 """
@@ -92,7 +92,9 @@ def run() -> list[dict]:
     started = time.perf_counter()
     report = history_import(doc=doc)
     seconds = time.perf_counter() - started
-    found = _storage.storage(empty, _storage.measure(), inputs=[BotLevel, Player, StartingRating, Game, Seat, Deal])
+    found = _storage.storage(
+        empty, _storage.measure(), inputs=[BotLevel, BotLevel.history.model, Player, StartingRating, Game, Seat, Deal]
+    )
     days = days_covered(deal["date"] for deal in doc["deals"] if "date" in deal)
     tables = [
         m._meta.db_table for m in (BotLevel, Player, StartingRating, PreferansRating, Game, Seat, Deal, DealResult)
