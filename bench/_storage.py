@@ -172,11 +172,14 @@ def storage(before: Sizes, after: Sizes, *, inputs: list) -> Storage:
     )
 
 
-def system_row(name: str, found: Storage, *, players: int, days: int, target_mb: float = 0) -> dict:
-    """The row of one system: the database beyond empty in MB, bytes per player-year of ratings in the detail."""
+def system_row(
+    name: str, found: Storage, *, players: int, days: int, target_mb: float = 0, beyond: str = "empty"
+) -> dict:
+    """The row of one system: the database beyond empty (or ``beyond`` what) in MB, the ratings' bytes per
+    player-year in the detail."""
     rating = found.ratings
     return {
-        "name": f"{name}: database beyond empty (MB)",
+        "name": f"{name}: database beyond {beyond} (MB)",
         "seconds": round(found.database / MB, 1),
         "target": target_mb,
         "detail": f"ratings {per_player_year(rating, players=players, days=days):,.0f} bytes per player-year "

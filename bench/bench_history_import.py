@@ -215,7 +215,9 @@ def run() -> list[dict]:
             "(ratio, not s)",
         }
     )
-    rows.append(_storage.system_row("storage: DIRS club games", dirs, players=players, days=days))
+    rows.append(
+        _storage.system_row("storage: DIRS club games", dirs, players=players, days=days, beyond="the Gorbunov history")
+    )
     return rows
 
 
