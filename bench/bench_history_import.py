@@ -12,26 +12,37 @@ and ``json.loads`` are not counted: they are the same for any loader) to the pub
 Gorbunov list is active here, as for a federation that keeps one list (every active list that takes the
 tournaments is rebuilt by the import).
 
-    python -m bench history_import
+Storage (issue 29): each import's database beyond the one before it (``bench._storage``: after ``VACUUM``, before the
+COPY rewrites the tables), against 500 MB for the ten Gorbunov years; the detail gives the ratings' bytes per
+player-year (the weekly snapshots, entries and changes for Gorbunov; DIRS keeps a game and both players' ratings
+before and after in one ``DirsGame`` row, so its games count as its rating storage, beside ``DirsRating``) and the
+input's MB (players, tournaments, results, starting ratings) apart.
+
+    python -m bench history_import          # BENCH_SCALE=0.1 for a quick run (the targets are the full size's)
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import os
 import random
 import time
 
+from bench import _storage
 from bench._postgres import database_url, ensure_database, setup_django
 
 NAME = "bench_history_import"
-PLAYERS = 20_000
-RESULTS = 300_000
+SCALE = float(os.environ.get("BENCH_SCALE", "1"))  # a fraction of the players, results and games, for a quick run
+PLAYERS = int(20_000 * SCALE)
+RESULTS = int(300_000 * SCALE)
 YEARS = 10
-STARTING = 8_000
+STARTING = int(8_000 * SCALE)
 GORBUNOV_TARGET = 300.0
+GORBUNOV_MB_TARGET = 500.0
+DIRS_YEARS = 5
 RATIO_TARGET = 3.0
-DIRS_PLAYERS = 2_000
-DIRS_GAMES = 100_000
+DIRS_PLAYERS = int(2_000 * SCALE)
+DIRS_GAMES = int(100_000 * SCALE)
 SEED = 14
 
 
@@ -72,10 +83,12 @@ def dirs_document(rng: random.Random) -> dict:
     ids = [f"d{i:04d}" for i in range(DIRS_PLAYERS)]
     ratings = {p: rng.randrange(0, 280) for p in ids}
     games = []
-    for _ in range(DIRS_GAMES):
+    start = dt.date(2020, 1, 1)
+    for index in range(DIRS_GAMES):
         white, black = rng.sample(ids, 2)
         games.append(
             {
+                "date": (start + dt.timedelta(days=index * DIRS_YEARS * 365 // DIRS_GAMES)).isoformat(),
                 "white": white,
                 "black": black,
                 "winner": rng.choice((white, black)),
@@ -84,6 +97,12 @@ def dirs_document(rng: random.Random) -> dict:
             }
         )
     return {"system": "dirs", "ratings": ratings, "games": games}
+
+
+def days_covered(dates) -> int:
+    """The days from the first date to the last, both counted (ISO strings or dates)."""
+    days = [dt.date.fromisoformat(d) if isinstance(d, str) else d for d in dates]
+    return (max(days) - min(days)).days + 1
 
 
 def _tables(models) -> list[str]:
@@ -130,9 +149,13 @@ def run() -> list[dict]:
     RatingList.objects.filter(engine="gorbunov").exclude(slug="gorbunov").update(is_active=False)
     doc = gorbunov_document(rng)
     results = sum(len(t["results"]) for t in doc["tournaments"])
+    empty = _storage.measure()
     started = time.perf_counter()
     report = history_import(doc=doc)
     seconds = time.perf_counter() - started
+    gorbunov = _storage.storage(empty, _storage.measure(), inputs=[Player, Tournament, Result, StartingRating])
+    players = Player.objects.count()
+    days = days_covered(t["date"] for t in doc["tournaments"])
     n_changes = RatingChange.objects.count()
     n_entries = RatingEntry.objects.count()
     n_weeks = RatingSnapshot.objects.count()
@@ -157,12 +180,22 @@ def run() -> list[dict]:
             "detail": f"COPY of the same {copied} rows: {baseline:.2f} s; import {seconds:.2f} s (ratio, not s)",
         }
     )
+    rows.append(
+        _storage.system_row(
+            "storage: Gorbunov weekly, ten years", gorbunov, players=players, days=days, target_mb=GORBUNOV_MB_TARGET
+        )
+    )
 
     # DIRS: a club's games of every handicap, rated in order
     doc = dirs_document(rng)
+    before = _storage.measure()
+    known = Player.objects.count()
     started = time.perf_counter()
     history_import(doc=doc)
     seconds = time.perf_counter() - started
+    dirs = _storage.storage(before, _storage.measure(), inputs=[Player, StartingRating])
+    players = Player.objects.count() - known
+    days = days_covered(g["date"] for g in doc["games"])
     rated = DirsGame.objects.filter(rated=True).count()
     baseline, copied = _bare_copy(_tables([DirsRating, DirsGame]))
     rows.append(
@@ -181,6 +214,9 @@ def run() -> list[dict]:
             "detail": f"COPY of the same {copied} rows (ratings, games): {baseline:.2f} s; import {seconds:.2f} s "
             "(ratio, not s)",
         }
+    )
+    rows.append(
+        _storage.system_row("storage: DIRS club games", dirs, players=players, days=days, beyond="the Gorbunov history")
     )
     return rows
 

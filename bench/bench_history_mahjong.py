@@ -30,11 +30,11 @@ RATIO_TARGET = 3.0
 SEED = 14
 
 
-def mahjong_document(rng: random.Random, *, players: int, tournaments: int, today: dt.date) -> dict:
+def mahjong_document(rng: random.Random, *, players: int, tournaments: int, today: dt.date, days: int = DAYS) -> dict:
     ids = [f"m{i:05d}" for i in range(players)]
     weights = [1.0 / (1 + i % 300) ** 0.5 for i in range(players)]  # regulars and occasional players
     foreign = {p: rng.choice(("DE", "FR", "NL", "UA")) for p in rng.sample(ids, players // 20)}
-    first = today - dt.timedelta(days=DAYS - 1)
+    first = today - dt.timedelta(days=days - 1)
     items = []
     for index in range(tournaments):
         n = rng.choice((16, 16, 20, 24, 28, 32, 36, 40, 48, 60, 80, 100, 120))
@@ -42,7 +42,7 @@ def mahjong_document(rng: random.Random, *, players: int, tournaments: int, toda
         online = rng.random() < 0.15
         item: dict = {
             "id": f"h{index:04d}",
-            "end_date": (first + dt.timedelta(days=rng.randrange(DAYS))).isoformat(),
+            "end_date": (first + dt.timedelta(days=rng.randrange(days))).isoformat(),
             "players": n,
             "accredited": rng.random() < 0.8,
             "open": rng.random() < 0.9,

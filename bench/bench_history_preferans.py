@@ -8,6 +8,11 @@ ratings, rating rows, games, seats, deals and results, read out, the tables empt
 one transaction). The import is timed from the parsed document (reading the file and ``json.loads`` are the same
 for any loader) to the stored deals with the tables' statistics refreshed.
 
+Storage (issue 29): the database beyond an empty one (``bench._storage``: after ``VACUUM``, before the COPY rewrites
+the tables); the detail gives the ratings' bytes per player-year (``PreferansRating`` and the ``DealResult`` rows,
+which keep each player's rating before and after every deal beside the whists) and the input's MB apart (players,
+bots' levels and their history, starting ratings, games, seats, deals).
+
     python -m bench history_preferans          # BENCH_PREFERANS_DEALS=50000 for a quick run
 """
 
@@ -18,8 +23,9 @@ import os
 import random
 import time
 
+from bench import _storage
 from bench._postgres import database_url, ensure_database, setup_django
-from bench.bench_history_import import _bare_copy
+from bench.bench_history_import import _bare_copy, days_covered
 from bench.bench_preferans_site import IMPORT_TARGET
 
 NAME = "bench_history_preferans"
@@ -82,9 +88,14 @@ def run() -> list[dict]:
 
     doc = preferans_document(random.Random(SEED))
     results = sum(len(deal["whists"]) for deal in doc["deals"])
+    empty = _storage.measure()
     started = time.perf_counter()
     report = history_import(doc=doc)
     seconds = time.perf_counter() - started
+    found = _storage.storage(
+        empty, _storage.measure(), inputs=[BotLevel, BotLevel.history.model, Player, StartingRating, Game, Seat, Deal]
+    )
+    days = days_covered(deal["date"] for deal in doc["deals"] if "date" in deal)
     tables = [
         m._meta.db_table for m in (BotLevel, Player, StartingRating, PreferansRating, Game, Seat, Deal, DealResult)
     ]
@@ -106,6 +117,7 @@ def run() -> list[dict]:
             "target": RATIO_TARGET,
             "detail": f"COPY of the same {copied} rows: {baseline:.2f} s; import {seconds:.2f} s (ratio, not s)",
         },
+        _storage.system_row("storage: preferans", found, players=PLAYERS + len(doc["bots"]), days=days),
     ]
 
 
