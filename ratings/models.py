@@ -183,7 +183,11 @@ class RatingChange(models.Model):
         return f"{self.player_id} {self.delta:+}"
 
     def explanation(self, language: str) -> str:
-        return self.explanation_ru if language.startswith("ru") else self.explanation_en
+        """The stored text, or the engine's from ``details`` for a Gorbunov change (issue 29 keeps its numbers only)."""
+        from ratings.gorbunov.explain import text_of
+
+        stored = self.explanation_ru if language.startswith("ru") else self.explanation_en
+        return text_of(stored, self.details, before=self.before, delta=self.delta, language=language)
 
 
 class JobState(models.TextChoices):

@@ -181,7 +181,7 @@ class Change:
 
     @property
     def explanation(self) -> Explanation:
-        return _explain_change(self)
+        return explain_change(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -444,7 +444,8 @@ def _signed_paren(value: float) -> str:
     return f"({text})" if value < 0 else text
 
 
-def _explain_change(change: Change) -> Explanation:
+def explain_change(change: Change) -> Explanation:
+    """A change's explanation in both languages: the formula with its numbers (`rules/gorbunov.md`)."""
     ctx = change.context
     u, m, rs, k = ctx.participants, change.place, change.before, ctx.k
     rt = ctx.strength
@@ -713,6 +714,7 @@ __all__ = [
     "WeekOutcome",
     "document_errors",
     "effective_k",
+    "explain_change",
     "rate_document",
     "rate_season",
     "rate_tournament",

@@ -19,6 +19,7 @@ from django.db.models.fields.json import KT
 from federation.latin import display
 from federation.models import Player
 from ratings.engines.gorbunov import week_start
+from ratings.gorbunov.explain import explanation_of, text_of
 from ratings.gorbunov.params import validate
 from ratings.models import Engine, RatingChange, RatingEntry, RatingList, RatingSnapshot, StartingRating
 from tournaments.models import Discipline, Tournament, TournamentStatus
@@ -217,6 +218,9 @@ def player_lists(*, player_id: int, language: str) -> list[PlayerList]:
         .values(*CHANGE_FIELDS, explanation=F(explanation))
     )
     for change in changes:
+        change["explanation"] = text_of(
+            change["explanation"], change["details"], before=change["before"], delta=change["delta"], language=language
+        )
         # The tournament's name in the reader's alphabet (Tournament.display_name's rule), under the key pages read.
         change["tournament__name"] = display(
             change["tournament__name"], change["tournament__name_en"] or "", language=language
@@ -335,9 +339,12 @@ def gorbunov_list_document(*, rating_list: RatingList, as_of: dt.date | None = N
                 ratings.setdefault(player_id, 100)
         stored = RatingChange.objects.filter(rating_list=rating_list, snapshot__as_of__lte=snapshot.as_of)
         items = []
-        for tournament_id, player_id, before, delta, after, en, ru in stored.values_list(
-            "tournament_id", "player_id", "before", "delta", "after", "explanation_en", "explanation_ru"
+        for tournament_id, player_id, before, delta, after, en, ru, details in stored.values_list(
+            "tournament_id", "player_id", "before", "delta", "after", "explanation_en", "explanation_ru", "details"
         ).iterator(chunk_size=20_000):
+            if not en:  # kept as numbers (issue 29): the engine writes the texts
+                explained = explanation_of(details, before=before, delta=delta)
+                en, ru = (explained.en, explained.ru) if explained is not None else ("", "")
             key = (*heads[tournament_id][:3], order.get((tournament_id, player_id), 0))
             items.append((key, tournament_id, player_id, int(before), int(delta), int(after), en, ru))
         items.sort(key=lambda item: item[0])

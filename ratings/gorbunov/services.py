@@ -332,10 +332,12 @@ def _change_rows(rating_list_id: int, snapshot_id: int, week: _Week) -> Iterable
             "base": shown(change.base_numerator, 800 * ctx.participants, 4),
             "raw": shown(change.raw_numerator, 800 * ctx.participants, 4),
             "rules": list(change.rules),
+            # The exact base and raw (over 800 U): the explanation is written from them on reading (``explain``).
+            "base_n": change.base_numerator,
+            "raw_n": change.raw_numerator,
             "late": late,
             "published": iso,
         }
-        explanation = change.explanation
         yield (
             rating_list_id,
             player_id,
@@ -346,8 +348,8 @@ def _change_rows(rating_list_id: int, snapshot_id: int, week: _Week) -> Iterable
             change.after,
             change.delta,
             details,
-            explanation.en,
-            explanation.ru,
+            "",  # the texts are the engine's from ``details`` (``ratings.gorbunov.explain``, issue 29)
+            "",
         )
 
 

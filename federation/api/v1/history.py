@@ -159,12 +159,15 @@ def history_page(player_id: int, page: list[tuple], language: str) -> list[dict]
             if pid == player_id
         }
     formulas = _mahjong_formulas(player_id, [row[1] for row in page if row[2] in MAHJONG], language)
+    gorbunov = _gorbunov_texts([row[1] for row in page if row[2] == Engine.GORBUNOV and not row[-1]], language)
     items = []
     for day, order, name, slug, before, after, delta, tournament, game, text in page:
         if name == Engine.PREFERANS:
             text = explained.get(order, "")
         elif name in MAHJONG:
             text = _lines(formulas.get(order))
+        elif name == Engine.GORBUNOV and not text:
+            text = gorbunov.get(order, "")
         items.append(
             {
                 "system": name,
@@ -179,6 +182,20 @@ def history_page(player_id: int, page: list[tuple], language: str) -> list[dict]
             }
         )
     return items
+
+
+def _gorbunov_texts(change_ids: list[int], language: str) -> dict[int, str]:
+    """Change id -> the explanation of the page's Gorbunov changes kept as numbers (issue 29): one query."""
+    if not change_ids:
+        return {}
+    from ratings.gorbunov.explain import text_of
+
+    return {
+        pk: text_of("", details, before=before, delta=delta, language=language)
+        for pk, details, before, delta in RatingChange.objects.filter(pk__in=change_ids).values_list(
+            "pk", "details", "before", "delta"
+        )
+    }
 
 
 def _mahjong_formulas(player_id: int, entry_ids: list[int], language: str) -> dict[int, list[str]]:
