@@ -120,7 +120,7 @@ class RatingEntry(models.Model):
     events = models.PositiveIntegerField(_("events counted"), default=0)
     details = models.JSONField(_("details"), default=dict, blank=True)
     listed = models.BooleanField(
-        _("listed"),
+        _("in the list"),
         default=True,
         help_text=_("Unticked: the player left the list on this date (kept in a list's older publications only)."),
     )

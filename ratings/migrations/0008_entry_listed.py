@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='ratingentry',
             name='listed',
-            field=models.BooleanField(default=True, help_text="Unticked: the player left the list on this date (kept in a list's older publications only).", verbose_name='listed'),
+            field=models.BooleanField(default=True, help_text="Unticked: the player left the list on this date (kept in a list's older publications only).", verbose_name='in the list'),
         ),
     ]
