@@ -122,6 +122,7 @@ class RatingEntry(models.Model):
     listed = models.BooleanField(
         _("in the list"),
         default=True,
+        db_default=True,  # the lists written by COPY without the column (Gorbunov's) are listed
         help_text=_("Unticked: the player left the list on this date (kept in a list's older publications only)."),
     )
 
