@@ -29,11 +29,34 @@ def describe_rebuild(run) -> str:
     args = run.args.get("args", [])
     start, end = (args[1], args[2]) if len(args) == 3 else ("", "")
     counts = ", ".join(f"{slug}: {count}" for slug, count in sorted(run.outcome.items()))
-    return _("Rebuilt %(start)s – %(end)s; snapshots written: %(counts)s.") % {
+    text = _("Rebuilt %(start)s – %(end)s; snapshots written: %(counts)s.") % {
         "start": start,
         "end": end,
         "counts": counts or "0",
     }
+    return text + _unchanged(run.outcome, start, end)
+
+
+def _unchanged(outcome: dict, start: str, end: str) -> str:
+    """Issue 29: a one-date rebuild that wrote nothing says why: the date is not a change date, the list in force on
+    it is an earlier date's."""
+    from datetime import date
+
+    from ratings.mahjong.services import mahjong_unchanged_since
+    from ratings.models import RatingList
+
+    if not start or start != end:
+        return ""
+    day = date.fromisoformat(start)
+    said = []
+    for rating_list in RatingList.objects.filter(slug__in=[slug for slug, count in outcome.items() if not count]):
+        since = mahjong_unchanged_since(rating_list=rating_list, day=day)
+        if since is not None:
+            said.append(
+                _(" %(list)s: unchanged since %(since)s (the list in force on %(day)s is that date's).")
+                % {"list": rating_list.slug, "since": since.isoformat(), "day": start}
+            )
+    return "".join(said)
 
 
 def written_rebuild(run) -> str:

@@ -170,3 +170,25 @@ def test_a_rebuild_of_a_date_where_nothing_changed_says_since_when():
     quiet = next(d + datetime.timedelta(days=1) for d in dates if d + datetime.timedelta(days=1) not in dates)
     in_force = max(d for d in dates if d < quiet)
     assert services.mahjong_unchanged_since(rating_list=rr, day=quiet) == in_force
+
+
+@pytest.mark.django_db
+def test_a_one_date_rebuild_that_writes_nothing_says_why(capsys):
+    """The command and the job's page both say the date is not a change date and which list is in force."""
+    from django.core.management import call_command
+
+    from ratings.models import JobRun
+
+    _history()
+    services.mahjong_rebuild(rating_lists=list(mahjong_lists()), start=START, end=END)
+    rr = RatingList.objects.get(slug="mahjong-rr")
+    dates = sorted(rr.snapshots.values_list("as_of", flat=True))
+    quiet = next(d + datetime.timedelta(days=1) for d in dates if d + datetime.timedelta(days=1) not in dates)
+    in_force = max(d for d in dates if d < quiet)
+    call_command("mahjong_rebuild", "--from", quiet.isoformat(), "--to", quiet.isoformat(), "--list", "mahjong-rr")
+    out = capsys.readouterr().out
+    assert f"mahjong-rr: 0 snapshots written (unchanged since {in_force.isoformat()}" in out
+    from ratings.mahjong.jobs import describe_rebuild
+
+    run = JobRun.objects.filter(kind="mahjong_rebuild").latest("created_at")
+    assert f"mahjong-rr: unchanged since {in_force.isoformat()}" in describe_rebuild(run)
