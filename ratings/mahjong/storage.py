@@ -37,6 +37,11 @@ from ratings.engines import mahjong as engine
 from ratings.mahjong.explain import entry_details
 from ratings.models import RatingEntry, RatingSnapshot
 
+#: The summary's mark of a whole snapshot: a row for every player the list ever held up to it (listed, or a row of
+#: leaving), so that the list as of a later date needs no row before it. The first snapshot of each month is made
+#: whole: a month of changes at most is read for any date, for a list's row a player a month (issue 29).
+WHOLE = "whole"
+
 #: The columns a mahjong row is written with (``details`` as JSON text).
 ENTRY_COLUMNS = ("snapshot_id", "player_id", "rank", "rating", "delta", "events", "details", "listed")
 
@@ -121,13 +126,24 @@ def rows_up_to(rating_list_id: int, as_of: date, *, listed: bool | None = None) 
     """Each player's newest row on or before ``as_of``; ``listed``: only those of players listed (True) or who left
     (False) then.
 
-    One query: the rows up to the date numbered per player, newest first, by a window function, and the first of
-    each kept (a sort of the list's rows up to the date, where an anti-join read them once per row). Filters added
+    Two queries: the newest whole snapshot up to the date (``WHOLE``: the first of each month holds a row of everyone
+    the list ever held), then its rows and the later ones up to the date, numbered per player, newest first, by a
+    window function, the first of each kept (a sort of a month's rows at most, where an anti-join read every row up
+    to the date once per row). Filters added
     to the answer (a city, a name) apply before the numbering, which is per player, so they keep it right; whether the
     player is listed is the newest row's, filtered after it.
     """
     newest_first = {"partition_by": F("player_id"), "order_by": F("snapshot__as_of").desc()}
-    rows = RatingEntry.objects.filter(snapshot__rating_list_id=rating_list_id, snapshot__as_of__lte=as_of).annotate(
+    rows = RatingEntry.objects.filter(snapshot__rating_list_id=rating_list_id, snapshot__as_of__lte=as_of)
+    keyframe = (
+        RatingSnapshot.objects.filter(rating_list_id=rating_list_id, as_of__lte=as_of, summary__whole=True)
+        .order_by("-as_of")
+        .values_list("as_of", flat=True)
+        .first()
+    )
+    if keyframe is not None:  # it holds a row of everyone the list ever held: nothing before it is needed
+        rows = rows.filter(snapshot__as_of__gte=keyframe)
+    rows = rows.annotate(
         newest_row=Window(RowNumber(), **newest_first),
         still_listed=Window(FirstValue("listed"), **newest_first),
     )
@@ -221,6 +237,9 @@ def _whole(snapshot: RatingSnapshot) -> bool:
 def thin(snapshot: RatingSnapshot, before: State | None = None) -> None:
     """Keep in a snapshot that is no longer the newest only the rows of players whose entry changed on its date,
     their numbers only, and a row for each player who left then. ``before``: the list as of the day before."""
+    if RatingSnapshot.objects.filter(pk=snapshot.pk, summary__whole=True).exists():
+        _keep_whole(snapshot)
+        return
     if not _whole(snapshot):
         return  # thin already
     if before is None:
@@ -236,6 +255,29 @@ def thin(snapshot: RatingSnapshot, before: State | None = None) -> None:
         if old is None or old.key != held.key:
             kept.append(_row(snapshot.pk, player_id, held, None if delta is None else int(delta * 100)))
     _replace(snapshot, kept + [_left(snapshot.pk, player_id) for player_id in before.keys() - present])
+
+
+def _keep_whole(snapshot: RatingSnapshot) -> None:
+    """A whole snapshot that is no longer the newest: its rows with their numbers only, and a row of leaving for each
+    player the list held before and not on its date."""
+    rows = RatingEntry.objects.filter(snapshot_id=snapshot.pk, listed=True)
+    kept = [
+        _row(snapshot.pk, player_id, _held(rating, rank, events, slim(details)), None if d is None else int(d * 100))
+        for player_id, rating, rank, d, events, details in rows.values_list(
+            "player_id", "rating", "rank", "delta", "events", "details"
+        )
+    ]
+    held = {row[1] for row in kept}
+    earlier = RatingEntry.objects.filter(
+        snapshot__rating_list_id=snapshot.rating_list_id, snapshot__as_of__lt=snapshot.as_of
+    )
+    gone = set(earlier.values_list("player_id", flat=True).distinct()) - held
+    _replace(snapshot, kept + [_left(snapshot.pk, player_id) for player_id in sorted(gone)])
+
+
+def _mark_whole(snapshot: RatingSnapshot) -> None:
+    summary = RatingSnapshot.objects.filter(pk=snapshot.pk).values_list("summary", flat=True).first() or {}
+    RatingSnapshot.objects.filter(pk=snapshot.pk).update(summary={**summary, WHOLE: True})
 
 
 def fill(
@@ -283,6 +325,7 @@ def fill_from_database(snapshot: RatingSnapshot, *, explain: Explain | None = No
         fill(snapshot, state, deltas, explained=explain(snapshot, ranks))
     else:
         fill(snapshot, state, deltas, left=gone)
+        _mark_whole(snapshot)
 
 
 def stored_count(snapshot: RatingSnapshot) -> int:
@@ -314,6 +357,14 @@ class ListWriter:
         self.explain = explain
         self.state: State = state_as_of(rating_list_id, start - timedelta(days=1))
         snapshots = RatingSnapshot.objects.filter(rating_list_id=rating_list_id).defer("summary")
+        before = snapshots.filter(as_of__lt=start).order_by("-as_of").values_list("as_of", flat=True).first()
+        self._month = None if before is None else (before.year, before.month)
+        self.ever: set[int] = set(
+            RatingEntry.objects.filter(snapshot__rating_list_id=rating_list_id, snapshot__as_of__lt=start)
+            .values_list("player_id", flat=True)
+            .distinct()
+        )
+        """Every player the list held before the date being written (a whole snapshot has a row for each)."""
         newest = snapshots.order_by("-as_of").first()
         self._full: _Written | RatingSnapshot | None = None
         """The snapshot that holds everyone, if it is one this writer knows: written here, or the newest before."""
@@ -345,7 +396,16 @@ class ListWriter:
             if old is None or old.key != held.key:
                 rows.append(_row(snapshot.pk, player_id, held, None if old is None else held.cents - old.cents))
         rows += [_left(snapshot.pk, player_id) for player_id in before.keys() - now.keys()]
+        month = (snapshot.as_of.year, snapshot.as_of.month)
+        if month != self._month:  # the month's first date: whole (``WHOLE``)
+            present = {row[1] for row in rows}
+            rows += [_row(snapshot.pk, pid, held, 0) for pid, held in now.items() if pid not in present]
+            rows += [_left(snapshot.pk, pid) for pid in sorted(self.ever - now.keys() - present)]
+            snapshot.summary[WHOLE] = True
+            snapshot.save(update_fields=["summary"])
+            self._month = month
         _insert(rows)
+        self.ever |= now.keys()
         self.state = now
         self._last = _Written(snapshot, rows, now, by_player)
         return now

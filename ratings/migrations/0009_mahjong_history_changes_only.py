@@ -29,10 +29,15 @@ def forwards(apps, schema_editor):
     RatingSnapshot = apps.get_model("ratings", "RatingSnapshot")
     RatingEntry = apps.get_model("ratings", "RatingEntry")
     for list_id in RatingList.objects.filter(engine__in=MAHJONG_ENGINES).values_list("pk", flat=True):
-        snapshots = list(RatingSnapshot.objects.filter(rating_list_id=list_id).order_by("as_of").values_list("pk"))
-        state = {}
-        for index, (snapshot_id,) in enumerate(snapshots):
+        snapshots = list(
+            RatingSnapshot.objects.filter(rating_list_id=list_id).order_by("as_of").values_list("pk", "as_of")
+        )
+        state, ever, month = {}, set(), None
+        for index, (snapshot_id, as_of) in enumerate(snapshots):
             newest = index == len(snapshots) - 1
+            # The first snapshot of each month stays whole: a row of everyone the list ever held (mahjong.storage).
+            whole = not newest and (as_of.year, as_of.month) != month
+            month = (as_of.year, as_of.month)
             rows = RatingEntry.objects.filter(snapshot_id=snapshot_id).values_list(
                 "pk", "player_id", "rating", "events", "details"
             )
@@ -40,10 +45,12 @@ def forwards(apps, schema_editor):
             for pk, player_id, rating, events, details in rows.iterator(chunk_size=BATCH):
                 details = details or {}
                 key = now[player_id] = _key(rating, events, details)
-                if not newest and state.get(player_id) == key:
+                if not newest and not whole and state.get(player_id) == key:
                     gone.append(pk)
                 elif newest:  # keeps its explanations, but the rank of the date before (now worked out on reading)
-                    slimmed.append(RatingEntry(pk=pk, details={k: v for k, v in details.items() if k != "previous_rank"}))
+                    slimmed.append(
+                        RatingEntry(pk=pk, details={k: v for k, v in details.items() if k != "previous_rank"})
+                    )
                 else:
                     slimmed.append(RatingEntry(pk=pk, details=_slim(details)))
             for start in range(0, len(gone), BATCH):
@@ -61,10 +68,15 @@ def forwards(apps, schema_editor):
                             details={},
                             listed=False,
                         )
-                        for player_id in state.keys() - now.keys()
+                        for player_id in sorted((ever if whole else state.keys()) - now.keys())
                     ],
                     batch_size=BATCH,
                 )
+            if whole:
+                snapshot = RatingSnapshot.objects.get(pk=snapshot_id)
+                snapshot.summary = {**(snapshot.summary or {}), "whole": True}
+                snapshot.save(update_fields=["summary"])
+            ever |= now.keys()
             state = now
 
 

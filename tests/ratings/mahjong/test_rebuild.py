@@ -6,6 +6,7 @@ from decimal import Decimal
 
 import pytest
 from django.db import transaction
+from django.utils import translation
 
 from ratings.engines import mahjong as engine
 from ratings.mahjong import services, storage
@@ -191,4 +192,5 @@ def test_a_one_date_rebuild_that_writes_nothing_says_why(capsys):
     from ratings.mahjong.jobs import describe_rebuild
 
     run = JobRun.objects.filter(kind="mahjong_rebuild").latest("created_at")
-    assert f"mahjong-rr: unchanged since {in_force.isoformat()}" in describe_rebuild(run)
+    with translation.override("en"):
+        assert f"mahjong-rr: unchanged since {in_force.isoformat()}" in describe_rebuild(run)
