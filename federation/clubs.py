@@ -126,6 +126,7 @@ def club_ratings(*, club: Club, players: list[Player], language: str, today: dt.
     from ratings.dirs.models import DirsGame, DirsRating
     from ratings.engines import dirs as dirs_engine
     from ratings.mahjong.selectors import latest_snapshots
+    from ratings.mahjong.storage import rows_up_to
     from ratings.models import Engine, RatingEntry, RatingList
     from ratings.preferans.models import DealResult, League, PreferansRating
 
@@ -151,17 +152,16 @@ def club_ratings(*, club: Club, players: list[Player], language: str, today: dt.
     if dated:
         current = latest_snapshots(lists=dated)
         mahjong = [item for item in dated if item.engine != Engine.GORBUNOV]
-        before = latest_snapshots(lists=mahjong, as_of=start - dt.timedelta(days=1)) if mahjong else {}
-        wanted = {s.pk: s for s in [*current.values(), *before.values()]}
+        wanted = {s.pk: s for s in current.values()}
         started: dict[tuple[int, int], Decimal] = {}
         now: list[tuple[int, int, Decimal, int]] = []
         entries = RatingEntry.objects.filter(members, snapshot_id__in=list(wanted)).order_by()
         for snapshot_id, player_id, rating, rank in entries.values_list("snapshot_id", "player_id", "rating", "rank"):
-            snapshot = wanted[snapshot_id]
-            if current.get(snapshot.rating_list_id) is snapshot:
-                now.append((snapshot.rating_list_id, player_id, rating, rank))
-            if before.get(snapshot.rating_list_id) is snapshot:
-                started[snapshot.rating_list_id, player_id] = rating
+            now.append((wanted[snapshot_id].rating_list_id, player_id, rating, rank))
+        for item in mahjong:  # each member's newest row before the season (issue 29: older dates keep their changes)
+            rows = rows_up_to(item.pk, start - dt.timedelta(days=1), listed=True).filter(members).order_by()
+            for player_id, rating in rows.values_list("player_id", "rating"):
+                started[item.pk, player_id] = rating
         gorbunov = [item.pk for item in dated if item.engine == Engine.GORBUNOV]
         if gorbunov:
             up_to = RatingEntry.objects.filter(

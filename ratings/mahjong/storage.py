@@ -32,6 +32,7 @@ from decimal import Decimal
 from django.db.models import F, QuerySet, Window
 from django.db.models.functions import FirstValue, RowNumber
 
+from federation.models import Player
 from ratings.bulk import copy_rows
 from ratings.engines import mahjong as engine
 from ratings.mahjong.explain import entry_details
@@ -181,19 +182,10 @@ def sort_key(exact: float, last_name: str, first_name: str, player_id: int) -> t
     return (-exact, name, str(player_id))
 
 
-def ranks_of(rows: Iterable[tuple[int, dict]]) -> dict[int, int]:
-    """Player id -> rank, for the rows ``(player_id, details)`` of one date's list: one query for the names."""
-    from federation.models import Player
-
-    rows = list(rows)
-    names = dict(
-        (pk, (last, first))
-        for pk, last, first in Player.objects.filter(pk__in=[pk for pk, _ in rows]).values_list(
-            "pk", "last_name", "first_name"
-        )
-    )
-    ordered = sorted(rows, key=lambda row: sort_key(row[1]["exact"], *names.get(row[0], ("", "")), row[0]))
-    return {player_id: rank for rank, (player_id, _details) in enumerate(ordered, start=1)}
+def ranks_of(rows: Iterable[tuple[int, dict, str, str]]) -> dict[int, int]:
+    """Player id -> rank, for the rows ``(player_id, details, last_name, first_name)`` of one date's list."""
+    ordered = sorted(rows, key=lambda row: sort_key(row[1]["exact"], row[2], row[3], row[0]))
+    return {row[0]: rank for rank, row in enumerate(ordered, start=1)}
 
 
 def ranks_as_of(snapshot: RatingSnapshot, *, newest: bool) -> dict[int, int]:
@@ -201,7 +193,7 @@ def ranks_as_of(snapshot: RatingSnapshot, *, newest: bool) -> dict[int, int]:
     rows = entries_as_of(snapshot, newest=newest).order_by()
     if newest:
         return dict(rows.values_list("player_id", "rank"))
-    return ranks_of(rows.values_list("player_id", "details"))
+    return ranks_of(rows.values_list("player_id", "details", "player__last_name", "player__first_name"))
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -319,7 +311,11 @@ def fill_from_database(snapshot: RatingSnapshot, *, explain: Explain | None = No
             "player_id", "delta"
         )
     }
-    ranks = ranks_of((player_id, held.details) for player_id, held in state.items())
+    names = dict(
+        (pk, (last, first))
+        for pk, last, first in Player.objects.filter(pk__in=list(state)).values_list("pk", "last_name", "first_name")
+    )
+    ranks = ranks_of((pid, held.details, *names.get(pid, ("", ""))) for pid, held in state.items())
     state = {pid: Held(h.cents, ranks[pid], h.events, h.details) for pid, h in state.items()}
     if explain is not None:
         fill(snapshot, state, deltas, explained=explain(snapshot, ranks))
