@@ -37,7 +37,9 @@ TOURNAMENTS = 300
 DAYS = 803
 TARGET = 120.0
 MB_TARGET = 300.0
-RATIO_TARGET = 3.0
+#: Issue 29 sets no ratio for this history, only that it is printed beside the time: with the changes kept, the
+#: rows written are a tenth of what they were, and the import's time is the engine's (every daily list of 803 days).
+RATIO_TARGET = None
 SYSTEMS = ("mahjong-rr", "mahjong-crr", "mahjong-online")
 
 

@@ -185,7 +185,7 @@ class RatingChange(models.Model):
 
     def explanation(self, language: str) -> str:
         """The stored text, or the engine's from ``details`` for a Gorbunov change (issue 29 keeps its numbers only)."""
-        from ratings.gorbunov.explain import text_of
+        from ratings.change_texts import text_of
 
         stored = self.explanation_ru if language.startswith("ru") else self.explanation_en
         return text_of(stored, self.details, before=self.before, delta=self.delta, language=language)

@@ -18,8 +18,8 @@ from django.db.models.fields.json import KT
 
 from federation.latin import display
 from federation.models import Player
+from ratings.change_texts import explanation_of, text_of
 from ratings.engines.gorbunov import week_start
-from ratings.gorbunov.explain import explanation_of, text_of
 from ratings.gorbunov.params import validate
 from ratings.models import Engine, RatingChange, RatingEntry, RatingList, RatingSnapshot, StartingRating
 from tournaments.models import Discipline, Tournament, TournamentStatus
@@ -102,8 +102,13 @@ def _week_entries(snapshot: RatingSnapshot, *, newest: bool) -> QuerySet[RatingE
     """Each player's newest entry up to ``snapshot``: the snapshot's own when it is the newest (it holds everyone)."""
     if newest:
         return RatingEntry.objects.filter(snapshot_id=snapshot.pk)
+    from ratings.gorbunov.services import whole_before  # services read the lists through this module
+
+    # Nothing before the newest whole week up to it is needed: it holds every player (``services.whole_week``).
     up_to = RatingEntry.objects.filter(
-        snapshot__rating_list_id=snapshot.rating_list_id, snapshot__as_of__lte=snapshot.as_of
+        snapshot__rating_list_id=snapshot.rating_list_id,
+        snapshot__as_of__lte=snapshot.as_of,
+        snapshot__as_of__gte=whole_before(snapshot.rating_list_id, snapshot.as_of),
     )
     later = up_to.filter(player_id=OuterRef("player_id"), snapshot__as_of__gt=OuterRef("snapshot__as_of"))
     return up_to.exclude(Exists(later))

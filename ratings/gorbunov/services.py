@@ -34,7 +34,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from federation import versions
@@ -202,6 +203,20 @@ def _processed(rating_list: RatingList) -> set[int]:
     return done
 
 
+def whole_week(monday: dt.date) -> bool:
+    """Whether the publication of ``monday`` holds every player (the first Monday of January and of July), so that a
+    later week's list reads half a year of changes at most (issue 29)."""
+    return monday.month in (1, 7) and monday.day <= 7
+
+
+def whole_before(rating_list_id, as_of) -> Coalesce:
+    """The date of the newest publication up to ``as_of`` that holds every player (the earliest date when none), as
+    an expression: a subquery of the query that reads the rows from it. ``rating_list_id`` and ``as_of`` may be
+    values or ``OuterRef``s."""
+    found = RatingSnapshot.objects.filter(rating_list_id=rating_list_id, as_of__lte=as_of, summary__whole=True)
+    return Coalesce(Subquery(found.order_by("-as_of").values("as_of")[:1]), Value(dt.date.min))
+
+
 def _full_state(snapshot: RatingSnapshot, *, newest: bool = False) -> tuple[dict[int, int], dict[int, int]]:
     """Ratings and tournament counts of every player as of ``snapshot`` (the newest entry of each up to it; the
     newest snapshot of a list holds every player)."""
@@ -211,7 +226,9 @@ def _full_state(snapshot: RatingSnapshot, *, newest: bool = False) -> tuple[dict
         rows = RatingEntry.objects.filter(snapshot=snapshot)
     else:
         rows = RatingEntry.objects.filter(
-            snapshot__rating_list_id=snapshot.rating_list_id, snapshot__as_of__lte=snapshot.as_of
+            snapshot__rating_list_id=snapshot.rating_list_id,
+            snapshot__as_of__lte=snapshot.as_of,
+            snapshot__as_of__gte=whole_before(snapshot.rating_list_id, snapshot.as_of),
         ).order_by("snapshot__as_of")
     rows = rows.values_list("player_id", "rating", "events")
     for player_id, rating, count in rows.iterator(chunk_size=20_000):
@@ -348,7 +365,7 @@ def _change_rows(rating_list_id: int, snapshot_id: int, week: _Week) -> Iterable
             change.after,
             change.delta,
             details,
-            "",  # the texts are the engine's from ``details`` (``ratings.gorbunov.explain``, issue 29)
+            "",  # the texts are the engine's from ``details`` (``ratings.change_texts``, issue 29)
             "",
         )
 
@@ -370,7 +387,10 @@ CHANGE_COLUMNS = (
 
 
 def _thin(snapshot: RatingSnapshot) -> None:
-    """Keep in a snapshot that is no longer the newest only the players whose rating moved in it (see module)."""
+    """Keep in a snapshot that is no longer the newest only the players whose rating moved in it (see module); a
+    whole week's keeps everyone (``whole_week``)."""
+    if snapshot.summary.get("whole"):
+        return
     moved = RatingChange.objects.filter(snapshot=snapshot).values("player_id")
     _delete(RatingEntry.objects.filter(snapshot=snapshot).exclude(player_id__in=moved))
 
@@ -465,7 +485,7 @@ def _ratings_of_week(rating_list: RatingList, week: dt.date) -> dict[int, int]:
 def _write_week(rating_list: RatingList, previous: RatingSnapshot | None, week: _Week, *, mode: str) -> RatingSnapshot:
     if previous is not None:
         _thin(previous)
-    summary = {**week.summary, "mode": mode}
+    summary = {**week.summary, "mode": mode, **({"whole": True} if whole_week(week.as_of) else {})}
     snapshot = RatingSnapshot.objects.create(rating_list=rating_list, as_of=week.as_of, summary=summary)
     copy_rows(RatingEntry, ENTRY_COLUMNS, _entry_rows(snapshot.pk, week, full=True))
     copy_rows(RatingChange, CHANGE_COLUMNS, _change_rows(rating_list.pk, snapshot.pk, week))
@@ -537,8 +557,9 @@ def _rebuild_locked(rating_list: RatingList, target: dt.date, progress: Progress
                 list_settings=list_settings,
                 ratings_of_week=lambda _w: {},  # nothing is late in a rebuild: every week is rated in its order
             )
-            snapshot.summary = {**week_data.summary, "mode": "rebuild"}
-            entry_rows.extend(_entry_rows(snapshot.pk, week_data, full=index == len(weeks) - 1))
+            whole = whole_week(as_of)
+            snapshot.summary = {**week_data.summary, "mode": "rebuild", **({"whole": True} if whole else {})}
+            entry_rows.extend(_entry_rows(snapshot.pk, week_data, full=whole or index == len(weeks) - 1))
             yield from _change_rows(rating_list.pk, snapshot.pk, week_data)
             ratings, events = week_data.ratings, week_data.events
             result.weeks.append(as_of.isoformat())

@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 
-from django.db.models import F, QuerySet, Window
-from django.db.models.functions import FirstValue, RowNumber
+from django.db.models import F, QuerySet, Subquery, Value, Window
+from django.db.models.functions import Coalesce, FirstValue, RowNumber
 
 from federation.models import Player
 from ratings.bulk import copy_rows
@@ -127,23 +127,20 @@ def rows_up_to(rating_list_id: int, as_of: date, *, listed: bool | None = None) 
     """Each player's newest row on or before ``as_of``; ``listed``: only those of players listed (True) or who left
     (False) then.
 
-    Two queries: the newest whole snapshot up to the date (``WHOLE``: the first of each month holds a row of everyone
-    the list ever held), then its rows and the later ones up to the date, numbered per player, newest first, by a
-    window function, the first of each kept (a sort of a month's rows at most, where an anti-join read every row up
+    One query: the rows from the newest whole snapshot up to the date (``WHOLE``: the first of each month holds a row
+    of everyone the list ever held) to the date, numbered per player, newest first, by a window function, the first
+    of each kept (a sort of a month's rows at most, where an anti-join read every row up
     to the date once per row). Filters added
     to the answer (a city, a name) apply before the numbering, which is per player, so they keep it right; whether the
     player is listed is the newest row's, filtered after it.
     """
     newest_first = {"partition_by": F("player_id"), "order_by": F("snapshot__as_of").desc()}
-    rows = RatingEntry.objects.filter(snapshot__rating_list_id=rating_list_id, snapshot__as_of__lte=as_of)
-    keyframe = (
-        RatingSnapshot.objects.filter(rating_list_id=rating_list_id, as_of__lte=as_of, summary__whole=True)
-        .order_by("-as_of")
-        .values_list("as_of", flat=True)
-        .first()
+    whole = RatingSnapshot.objects.filter(rating_list_id=rating_list_id, as_of__lte=as_of, summary__whole=True)
+    # The newest whole snapshot holds a row of everyone the list ever held: nothing before it is needed.
+    since = Coalesce(Subquery(whole.order_by("-as_of").values("as_of")[:1]), Value(date.min))
+    rows = RatingEntry.objects.filter(
+        snapshot__rating_list_id=rating_list_id, snapshot__as_of__lte=as_of, snapshot__as_of__gte=since
     )
-    if keyframe is not None:  # it holds a row of everyone the list ever held: nothing before it is needed
-        rows = rows.filter(snapshot__as_of__gte=keyframe)
     rows = rows.annotate(
         newest_row=Window(RowNumber(), **newest_first),
         still_listed=Window(FirstValue("listed"), **newest_first),

@@ -108,8 +108,8 @@ def test_club_ratings_of_a_club_without_players_is_empty(dragon):
 @pytest.mark.parametrize("members", [2, 25])
 def test_a_club_page_reads_a_bounded_number_of_queries(client, dragon, members, django_assert_max_num_queries):
     """The page costs the same queries for 2 members as for 25, whatever their ratings (20 with a cold cache: the
-    club, its players, the lists and their ratings in ten at most, two more for each mahjong list's ratings before the
-    season (its whole snapshot then, its rows since: issue 29), the tournaments' page and count, the session and the
+    club, its players, the lists and their ratings in ten at most, one more for each mahjong list's ratings before the
+    season (its rows since its whole snapshot: issue 29), the tournaments' page and count, the session and the
     federation's identity)."""
     club = dragon["club"]
     gorbunov = RatingList.objects.filter(engine=Engine.GORBUNOV, is_active=True).order_by("ordering", "slug").first()

@@ -188,7 +188,7 @@ def _gorbunov_texts(change_ids: list[int], language: str) -> dict[int, str]:
     """Change id -> the explanation of the page's Gorbunov changes kept as numbers (issue 29): one query."""
     if not change_ids:
         return {}
-    from ratings.gorbunov.explain import text_of
+    from ratings.change_texts import text_of
 
     return {
         pk: text_of("", details, before=before, delta=delta, language=language)

@@ -283,3 +283,30 @@ def test_rate_on_the_export_agrees_with_the_site_until_a_late_result_and_again_a
 
     gorbunov_rebuild(rating_list_id=rating_list.pk)
     assert show_list("gorbunov")["ratings"] == rate_output(export_history("gorbunov"))["ratings"]
+
+
+def test_a_past_week_reads_from_the_half_year_that_holds_everyone(import_doc):
+    """Issue 29: the first publication of January and of July holds every player, so a past week's page reads half a
+    year of changes at most; every week's list, rank by rank, is still each player's newest rating up to it."""
+    from ratings.gorbunov.selectors import list_rows
+
+    import_doc(generated_history())
+    rating_list = RatingList.objects.get(slug="gorbunov")
+    snapshots = list(RatingSnapshot.objects.filter(rating_list=rating_list).order_by("as_of"))
+    whole = [s for s in snapshots if s.summary.get("whole")]
+    assert whole
+    assert all(s.as_of.month in (1, 7) and s.as_of.day <= 7 for s in whole)
+    players = set()
+    ratings: dict[int, int] = {}
+    for snapshot in snapshots:
+        for player_id, rating in snapshot.entries.values_list("player_id", "rating"):
+            ratings[player_id] = int(rating)
+        players |= set(ratings)
+        if snapshot.summary.get("whole"):
+            assert set(snapshot.entries.values_list("player_id", flat=True)) == players
+        newest = snapshot.pk == snapshots[-1].pk
+        rows = list_rows(snapshot=snapshot, newest=newest)
+        shown = {entry.player_id: (int(entry.rating), rows.rank(entry)) for entry in rows.entries}
+        ordered = sorted(ratings.values(), reverse=True)
+        expected = {pid: (rating, ordered.index(rating) + 1) for pid, rating in ratings.items()}
+        assert shown == expected, snapshot.as_of
