@@ -191,3 +191,17 @@ def test_at_most_three_series_a_chart_and_the_places_on_their_own(field):
     assert all(card.rank == str(row["entry"].rank) for card, row in zip(section.cards, listed, strict=True))
     assert 'id="mahjong-rank-chart"' in section.html
     assert "chart-box chart-box-small" in section.html
+
+
+def test_an_earlier_date_is_explained_again_and_says_when_the_tournaments_changed_since(client, field):
+    """Issue 29: an older date keeps its numbers only; its breakdown is worked out again from the tournaments. The
+    online list of 1 June 2025 counted a tournament deleted since: its rating stays the published one, and the page
+    says the breakdown follows the tournaments as they are now. RR's, whose tournaments did not change, says nothing."""
+    star = field["star"]
+    page = client.get(f"/en/ratings/mahjong/players/{star.pk}/?date=2025-06-01").content.decode()
+    online = RatingEntry.objects.filter(
+        player=star, snapshot__rating_list__slug="mahjong-online", snapshot__as_of__lte="2025-06-01"
+    ).latest("snapshot__as_of")
+    assert f"{online.rating:.2f}" in page
+    assert page.count("mahjong-stale") == 1
+    assert page.count("mahjong-breakdown") == 3
