@@ -9,7 +9,7 @@ from datetime import date
 
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from federation import charts, formatting
@@ -122,6 +122,12 @@ def _w_by_stage(tournament: engine.RatedTournament, coefficients: engine.Coeffic
 
 
 def tournament_context(*, tournament: Tournament, today: date, language: str) -> dict:
+    """The tournament's status in each list, its reasons in ``language`` whatever language is active."""
+    with translation.override(language):
+        return _tournament_context(tournament=tournament, today=today, language=language)
+
+
+def _tournament_context(*, tournament: Tournament, today: date, language: str) -> dict:
     data = mahjong_data(
         start=tournament.end_date, end=tournament.end_date, tournaments=Tournament.objects.filter(pk=tournament.pk)
     )

@@ -235,3 +235,15 @@ def test_substitutes_count_in_n_but_get_no_rating():
 def test_tournament_section_in_russian_gives_reasons_in_russian():
     t = mahjong_tournament(n=15, end=TODAY)
     assert _status(t, language="ru")["mahjong-rr"] == ["меньше 16 игроков"]
+
+
+def test_the_reasons_are_in_the_language_asked_whatever_language_is_active():
+    """A reason the site writes itself ("older than two years") follows the ``language`` asked, as the engine's do: a
+    Russian request active in the same process no longer leaks into an English answer."""
+    from django.utils import translation
+
+    t = mahjong_tournament(n=16, end=datetime.date(2024, 3, 10))
+    with translation.override("ru"):
+        assert _status(t, today=datetime.date(2026, 3, 10))["mahjong-rr"] == ["older than two years"]
+    with translation.override("en"):
+        assert _status(t, today=datetime.date(2026, 3, 10), language="ru")["mahjong-rr"] == ["старше двух лет"]
