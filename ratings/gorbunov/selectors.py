@@ -13,8 +13,22 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cached_property
 
-from django.db.models import Case, Count, Exists, F, FilteredRelation, Max, OuterRef, Q, QuerySet, Value, When
+from django.db.models import (
+    Case,
+    Count,
+    Exists,
+    F,
+    FilteredRelation,
+    Max,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
 from django.db.models.fields.json import KT
+from django.db.models.functions import Coalesce
 
 from federation.latin import display
 from federation.models import Player
@@ -98,13 +112,25 @@ class ListRows:
         return ratings, higher
 
 
+def whole_week(monday: dt.date) -> bool:
+    """Whether the publication of ``monday`` holds every player (the first Monday of January and of July), so that a
+    later week's list reads half a year of changes at most (issue 29)."""
+    return monday.month in (1, 7) and monday.day <= 7
+
+
+def whole_before(rating_list_id, as_of) -> Coalesce:
+    """The date of the newest publication up to ``as_of`` that holds every player (the earliest date when none), as
+    an expression: a subquery of the query that reads the rows from it. ``rating_list_id`` and ``as_of`` may be
+    values or ``OuterRef``s."""
+    found = RatingSnapshot.objects.filter(rating_list_id=rating_list_id, as_of__lte=as_of, summary__whole=True)
+    return Coalesce(Subquery(found.order_by("-as_of").values("as_of")[:1]), Value(dt.date.min))
+
+
 def _week_entries(snapshot: RatingSnapshot, *, newest: bool) -> QuerySet[RatingEntry]:
     """Each player's newest entry up to ``snapshot``: the snapshot's own when it is the newest (it holds everyone)."""
     if newest:
         return RatingEntry.objects.filter(snapshot_id=snapshot.pk)
-    from ratings.gorbunov.services import whole_before  # services read the lists through this module
-
-    # Nothing before the newest whole week up to it is needed: it holds every player (``services.whole_week``).
+    # Nothing before the newest whole week up to it is needed: it holds every player (``whole_week``).
     up_to = RatingEntry.objects.filter(
         snapshot__rating_list_id=snapshot.rating_list_id,
         snapshot__as_of__lte=snapshot.as_of,

@@ -34,8 +34,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import QuerySet, Subquery, Value
-from django.db.models.functions import Coalesce
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from federation import versions
@@ -52,6 +51,7 @@ from ratings.engines.gorbunov import (
     week_start,
 )
 from ratings.gorbunov.params import ALL_FORMATS, engine_settings, validate
+from ratings.gorbunov.selectors import whole_before, whole_week
 from ratings.models import Engine, RatingChange, RatingEntry, RatingList, RatingSnapshot, StartingRating
 from ratings.progress import Progress, Written
 from tournaments.models import CardFormat, Discipline, Result, Tournament, TournamentStatus
@@ -201,20 +201,6 @@ def _processed(rating_list: RatingList) -> set[int]:
     for summary in RatingSnapshot.objects.filter(rating_list=rating_list).values_list("summary", flat=True):
         done.update((summary or {}).get("tournaments", []))
     return done
-
-
-def whole_week(monday: dt.date) -> bool:
-    """Whether the publication of ``monday`` holds every player (the first Monday of January and of July), so that a
-    later week's list reads half a year of changes at most (issue 29)."""
-    return monday.month in (1, 7) and monday.day <= 7
-
-
-def whole_before(rating_list_id, as_of) -> Coalesce:
-    """The date of the newest publication up to ``as_of`` that holds every player (the earliest date when none), as
-    an expression: a subquery of the query that reads the rows from it. ``rating_list_id`` and ``as_of`` may be
-    values or ``OuterRef``s."""
-    found = RatingSnapshot.objects.filter(rating_list_id=rating_list_id, as_of__lte=as_of, summary__whole=True)
-    return Coalesce(Subquery(found.order_by("-as_of").values("as_of")[:1]), Value(dt.date.min))
 
 
 def _full_state(snapshot: RatingSnapshot, *, newest: bool = False) -> tuple[dict[int, int], dict[int, int]]:

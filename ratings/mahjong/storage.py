@@ -43,6 +43,9 @@ from ratings.models import RatingEntry, RatingSnapshot
 #: whole: a month of changes at most is read for any date, for a list's row a player a month (issue 29).
 WHOLE = "whole"
 
+#: What a row keeps of an entry's explanation: the numbers (the scores and the formula are worked out again).
+KEPT = ("part_a", "part_b", "exact", "k")
+
 #: The columns a mahjong row is written with (``details`` as JSON text).
 ENTRY_COLUMNS = ("snapshot_id", "player_id", "rank", "rating", "delta", "events", "details", "listed")
 
@@ -59,8 +62,7 @@ class Held:
     @property
     def key(self) -> tuple:
         """What makes a row: the same key on the next date means no row there."""
-        d = self.details
-        return (self.cents, self.events, d.get("part_a"), d.get("part_b"), d.get("exact"), d.get("k"))
+        return (self.cents, self.events, *(self.details.get(key) for key in KEPT))
 
 
 State = dict[int, Held]
@@ -75,6 +77,11 @@ def details_of(entry: engine.Entry) -> dict:
         "exact": entry.rating_unrounded,
         "k": entry.part_a_size,
     }
+
+
+def slim(details: dict) -> dict:
+    """What an older date's row keeps of an explanation: its numbers (``KEPT``)."""
+    return {key: details.get(key) for key in KEPT}
 
 
 def held_of(entry: engine.Entry) -> Held:
@@ -112,6 +119,11 @@ def _left(snapshot_id: int, player_id: int) -> tuple:
 
 def _held(rating: Decimal, rank: int, events: int, details: dict) -> Held:
     return Held(int(rating * 100), rank, events, details)
+
+
+def _cents(value: Decimal | None) -> int | None:
+    """A stored change in hundredths (None: the player was new)."""
+    return None if value is None else int(value * 100)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -209,11 +221,6 @@ def _replace(snapshot: RatingSnapshot, rows: list[tuple]) -> None:
     _insert(rows)
 
 
-def slim(details: dict) -> dict:
-    """What an older date's row keeps of an explanation: the numbers (``details_of``)."""
-    return {key: details.get(key) for key in ("part_a", "part_b", "exact", "k")}
-
-
 #: The explanations of a date's entries, worked out by the engine: (snapshot, player id -> rank) -> id -> details.
 Explain = Callable[[RatingSnapshot, dict[int, int]], dict[int, dict]]
 
@@ -223,16 +230,15 @@ def _whole(snapshot: RatingSnapshot) -> bool:
     return not rows.filter(listed=False).exists() and rows.count() == stored_count(snapshot)
 
 
-def thin(snapshot: RatingSnapshot, before: State | None = None) -> None:
+def thin(snapshot: RatingSnapshot) -> None:
     """Keep in a snapshot that is no longer the newest only the rows of players whose entry changed on its date,
-    their numbers only, and a row for each player who left then. ``before``: the list as of the day before."""
+    their numbers only, and a row for each player who left then."""
     if RatingSnapshot.objects.filter(pk=snapshot.pk, summary__whole=True).exists():
         _keep_whole(snapshot)
         return
     if not _whole(snapshot):
         return  # thin already
-    if before is None:
-        before = state_as_of(snapshot.rating_list_id, snapshot.as_of - timedelta(days=1))
+    before = state_as_of(snapshot.rating_list_id, snapshot.as_of - timedelta(days=1))
     kept = []
     present = set()
     for player_id, rating, rank, delta, events, details in RatingEntry.objects.filter(
@@ -242,7 +248,7 @@ def thin(snapshot: RatingSnapshot, before: State | None = None) -> None:
         held = _held(rating, rank, events, slim(details))
         old = before.get(player_id)
         if old is None or old.key != held.key:
-            kept.append(_row(snapshot.pk, player_id, held, None if delta is None else int(delta * 100)))
+            kept.append(_row(snapshot.pk, player_id, held, _cents(delta)))
     _replace(snapshot, kept + [_left(snapshot.pk, player_id) for player_id in before.keys() - present])
 
 
@@ -251,7 +257,7 @@ def _keep_whole(snapshot: RatingSnapshot) -> None:
     player the list held before and not on its date."""
     rows = RatingEntry.objects.filter(snapshot_id=snapshot.pk, listed=True)
     kept = [
-        _row(snapshot.pk, player_id, _held(rating, rank, events, slim(details)), None if d is None else int(d * 100))
+        _row(snapshot.pk, player_id, _held(rating, rank, events, slim(details)), _cents(d))
         for player_id, rating, rank, d, events, details in rows.values_list(
             "player_id", "rating", "rank", "delta", "events", "details"
         )
@@ -303,7 +309,7 @@ def fill_from_database(snapshot: RatingSnapshot, *, explain: Explain | None = No
         else:
             gone.append(player_id)
     deltas = {
-        player_id: None if delta is None else int(delta * 100)
+        player_id: _cents(delta)
         for player_id, delta in RatingEntry.objects.filter(snapshot_id=snapshot.pk, listed=True).values_list(
             "player_id", "delta"
         )
