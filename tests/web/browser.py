@@ -48,6 +48,20 @@ def starts() -> bool:
     return True
 
 
+def log_in(page, live_server, username, next_url="/en/admin/", password="pass-word-123") -> None:
+    """Log in through the admin's form and wait until the page it leads to has loaded.
+
+    Waiting for the load matters: the pages' scripts are deferred, and a test that types into the new page as soon
+    as its inputs appear can beat the script's keyboard handlers (an Enter then submits the form instead of moving
+    down the grid).
+    """
+    page.goto(f"{live_server.url}/en/admin/login/?next={next_url}")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(lambda url: "/admin/login/" not in url, wait_until="load")
+
+
 def main() -> int:
     if starts():
         return 0

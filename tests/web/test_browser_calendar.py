@@ -19,6 +19,7 @@ from federation.models import Player
 from ratings.gorbunov.services import gorbunov_setup_defaults
 from ratings.models import RatingChange, RatingList
 from tests.factories import federation_staff, organiser
+from tests.web.browser import log_in
 from tournaments.models import AnnouncementStatus, Registration, Result, Tournament, TournamentStatus
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -45,10 +46,7 @@ def eager():
 
 def _log_in(page, live_server, username, next_url="/en/admin/"):
     page.context.clear_cookies()
-    page.goto(f"{live_server.url}/en/admin/login/?next={next_url}")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill("pass-word-123")
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, live_server, username, next_url)
 
 
 def _action(page, live_server, tournament, action, message):

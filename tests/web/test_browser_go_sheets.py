@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.factories import federation_staff, organiser
+from tests.web.browser import log_in
 from tournaments.go import services
 from tournaments.go.models import Board
 
@@ -25,13 +26,6 @@ SURNAMES = [
     "Вознесенский", "Ёжиков",
 ]  # fmt: skip
 GIVEN = ["Александр", "Екатерина", "Владислав", "Анастасия"]
-
-
-def _log_in(page, live_server, username, next_url):
-    page.goto(f"{live_server.url}/en/admin/login/?next={next_url}")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill("pass-word-123")
-    page.get_by_role("button", name="Log in").click()
 
 
 @pytest.fixture(autouse=True)
@@ -64,7 +58,7 @@ def test_the_wall_standings_keep_each_name_on_one_line_with_its_club(live_server
     lines; there was no club."""
     user = federation_staff(username="wall-director")
     go = _thirty_two(user)
-    _log_in(page, live_server, "wall-director", f"/go/{go.pk}/print/standings/")
+    log_in(page, live_server, "wall-director", f"/go/{go.pk}/print/standings/")
     page.goto(f"{live_server.url}/go/{go.pk}/print/standings/")
     page.set_viewport_size({"width": CONTENT_PX, "height": 1000})
     page.emulate_media(media="print")
@@ -91,7 +85,7 @@ def test_the_players_sheet_and_list_in_the_reader_s_alphabet(live_server, page):
     Ёлкина and Ёжиков before Андреева)."""
     user = organiser(username="alphabet-director")
     go = _thirty_two(user)
-    _log_in(page, live_server, "alphabet-director", f"/go/{go.pk}/")
+    log_in(page, live_server, "alphabet-director", f"/go/{go.pk}/")
     page.goto(f"{live_server.url}/go/{go.pk}/")
     names = page.locator("#registrations tbody td.name a").all_inner_texts()
     surnames = [name.split()[0] for name in names]
@@ -113,7 +107,7 @@ def test_special_results_typed_on_the_fast_entry_page(live_server, page):
     rnd = services.go_round_pair(go=go)
     services.go_round_publish(go_round=rnd)
     page.set_viewport_size({"width": 1280, "height": 900})
-    _log_in(page, live_server, "keyboard-director", f"/en/go/{go.pk}/rounds/1/enter/")
+    log_in(page, live_server, "keyboard-director", f"/en/go/{go.pk}/rounds/1/enter/")
     page.goto(f"{live_server.url}/en/go/{go.pk}/rounds/1/enter/")
     entry = page.locator("#entry-input")
     entry.click()

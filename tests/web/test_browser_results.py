@@ -14,6 +14,7 @@ from federation.models import Club, Player
 from ratings.gorbunov.services import gorbunov_setup_defaults
 from ratings.models import JobRun, RatingChange, RatingList
 from tests.factories import federation_staff, organiser
+from tests.web.browser import log_in
 from tournaments.models import Result, Tournament, TournamentStatus
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -28,13 +29,6 @@ def eager():
     app.conf.task_always_eager = True
     yield
     app.conf.task_always_eager = old
-
-
-def _log_in(page, live_server, username, next_url="/en/admin/"):
-    page.goto(f"{live_server.url}/en/admin/login/?next={next_url}")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill("pass-word-123")
-    page.get_by_role("button", name="Log in").click()
 
 
 def _registry(n):
@@ -72,7 +66,7 @@ def test_a_500_player_championship_through_the_pages(page, live_server, eager):
     played = timezone.localdate() - datetime.timedelta(days=7)
 
     # The organiser creates the championship.
-    _log_in(page, live_server, "org", "/en/admin/tournaments/tournament/add/?discipline=ccg")
+    log_in(page, live_server, "org", "/en/admin/tournaments/tournament/add/?discipline=ccg")
     page.get_by_label("Name:").fill("Чемпионат Твери")
     page.locator("#id_start_date").fill(played.isoformat())
     page.locator("#id_end_date").fill(played.isoformat())
@@ -112,7 +106,7 @@ def test_a_500_player_championship_through_the_pages(page, live_server, eager):
 
     # Staff approve it and publish this week's list.
     page.context.clear_cookies()
-    _log_in(page, live_server, "olga", "/en/admin/tournaments/tournament/")
+    log_in(page, live_server, "olga", "/en/admin/tournaments/tournament/")
     page.locator(f'input[name="_selected_action"][value="{tournament.pk}"]').check()
     page.locator('select[name="action"]').select_option("approve")
     page.get_by_role("button", name="Go").click()
@@ -137,7 +131,7 @@ def test_a_500_player_championship_through_the_pages(page, live_server, eager):
 
 def test_the_k_refusal_is_in_sight(page, live_server):
     organiser(username="org")
-    _log_in(page, live_server, "org", "/en/admin/tournaments/tournament/add/?discipline=ccg")
+    log_in(page, live_server, "org", "/en/admin/tournaments/tournament/add/?discipline=ccg")
     page.get_by_label("Name:").fill("Региональный")
     page.locator("#id_start_date").fill("2026-03-07")
     page.locator("#id_end_date").fill("2026-03-07")
@@ -163,7 +157,7 @@ def test_the_results_grid_from_the_keyboard(page, live_server):
         k=1,
         organiser=user,
     )
-    _log_in(page, live_server, "org", f"/en/admin/tournaments/tournament/{tournament.pk}/results/")
+    log_in(page, live_server, "org", f"/en/admin/tournaments/tournament/{tournament.pk}/results/")
     rows = page.locator("#results-grid tbody tr")
     first = rows.nth(0).locator(".results-place")
     first.fill("1")
@@ -205,7 +199,7 @@ def test_a_bad_paste_is_answered_at_the_top_with_the_lines_as_pasted(page, live_
         status=TournamentStatus.DRAFT,
     )
     url = f"/en/admin/tournaments/tournament/{tournament.pk}/results/"
-    _log_in(page, live_server, "org", url)
+    log_in(page, live_server, "org", url)
     page.locator("textarea.results-paste").fill("1\tНиктов Никто\n2\tНектов Некто\n")
     page.locator("#results-paste-save").click()
     errors = page.locator("#results-paste-errors")

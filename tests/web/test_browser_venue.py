@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from tests.factories import PlayerFactory, organiser
 from tests.tournaments.go.egd_validator import validate
+from tests.web.browser import log_in
 from tournaments import pairing
 from tournaments.go import services, sheets
 from tournaments.go.models import Board, GoTournament, Registration, Round
@@ -21,13 +22,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 #: an inch is 703 px.
 A4_POINTS = 595.3
 CONTENT_PX = 703
-
-
-def _log_in(page, live_server, username, next_url):
-    page.goto(f"{live_server.url}/en/admin/login/?next={next_url}")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill("pass-word-123")
-    page.get_by_role("button", name="Log in").click()
 
 
 def _one_a4_page_wide(page, url) -> bytes:
@@ -95,7 +89,7 @@ def test_a_five_round_fus_tournament_at_the_venue(live_server, page):
         )
         services.go_registration_add(go=go, player=member, rating=2600 - 60 * i)
     page.set_viewport_size({"width": 1280, "height": 900})
-    _log_in(page, live_server, "venue", f"/en/go/{go.pk}/")
+    log_in(page, live_server, "venue", f"/en/go/{go.pk}/")
     expect(page.get_by_role("heading", name="Venue Open")).to_be_visible()
 
     # Round 1: paired, published, every result typed; board 3 is a win by forfeit.

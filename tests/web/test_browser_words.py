@@ -21,6 +21,7 @@ from playwright.sync_api import expect
 
 from federation.models import Player
 from ratings.models import Engine, RatingList
+from tests.web.browser import log_in
 from tournaments.models import Discipline, Tournament, TournamentStatus
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -164,10 +165,7 @@ def _short_headers_have_their_full_names_and_calculators_write_russian_numbers(l
 
 
 def _log_in(page, live_server, next_url):
-    page.goto(f"{live_server.url}/en/admin/login/?next={next_url}")
-    page.get_by_label("Username").fill("admin")
-    page.get_by_label("Password").fill("admin")
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, live_server, "admin", next_url, password="admin")
 
 
 def _the_results_editor_fits_a_phone_and_its_picker_shows_city_club_and_id(live_server, browser):
