@@ -2,6 +2,8 @@ import datetime
 
 import pytest
 
+from ratings.engines.gorbunov import Placement, RatedTournament
+from ratings.gorbunov import services
 from ratings.gorbunov.params import validate
 from ratings.models import Engine, RatingList
 from tests.factories import ClubFactory, PlayerFactory, ResultFactory, TournamentFactory
@@ -20,6 +22,27 @@ def make_tournament(players, day, *, k=1, card_format="constructed", status=Tour
     for place, player in enumerate(players, start=1):
         ResultFactory(tournament=tournament, player=player, place=place)
     return tournament
+
+
+def publish_weekly(rating_list, first, last):
+    """The weekly publications of weeks ``first`` to ``last``, one after another, as the Monday job makes them."""
+    for n in range(first, last + 1):
+        services.gorbunov_publish(rating_list_id=rating_list.pk, week=week(n))
+
+
+def engine_season(tournaments) -> list[RatedTournament]:
+    """``tournaments`` as the engine takes them, built here from the rows (not by the services' own conversion), so
+    that ``rate_season`` on them is an independent reference for what the site published."""
+    return [
+        RatedTournament(
+            id=str(t.pk),
+            date=t.end_date,
+            k=t.k,
+            format=t.card_format,
+            results=tuple(Placement(str(r.player_id), r.place) for r in t.results.all()),
+        )
+        for t in tournaments
+    ]
 
 
 @pytest.fixture

@@ -5,11 +5,11 @@ import datetime
 import pytest
 from django_celery_beat.models import PeriodicTask
 
-from ratings.engines.gorbunov import Placement, RatedTournament, rate_season
+from ratings.engines.gorbunov import rate_season
 from ratings.gorbunov import services
 from ratings.gorbunov.params import engine_settings
 from ratings.models import RatingChange, RatingEntry, RatingList, RatingSnapshot
-from tests.ratings.gorbunov.conftest import make_tournament, week
+from tests.ratings.gorbunov.conftest import engine_season, make_tournament, publish_weekly, week
 from tournaments.models import TournamentStatus
 
 pytestmark = pytest.mark.django_db
@@ -38,24 +38,9 @@ def dump(rating_list):
     return weeks, entries, changes
 
 
-def publish_weekly(rating_list, first, last):
-    for n in range(first, last + 1):
-        services.gorbunov_publish(rating_list_id=rating_list.pk, week=week(n))
-
-
 def test_weekly_runs_match_the_engine_season(gorbunov_list, season):
     publish_weekly(gorbunov_list, 1, 7)
-    tournaments = [
-        RatedTournament(
-            id=str(t.pk),
-            date=t.end_date,
-            k=t.k,
-            format=t.card_format,
-            results=tuple(Placement(str(r.player_id), r.place) for r in t.results.all()),
-        )
-        for t in season
-    ]
-    expected = rate_season({}, tournaments, engine_settings(gorbunov_list.params)).ratings
+    expected = rate_season({}, engine_season(season), engine_settings(gorbunov_list.params)).ratings
     newest = RatingSnapshot.objects.filter(rating_list=gorbunov_list).order_by("-as_of").first()
     got = {str(e.player_id): int(e.rating) for e in newest.entries.all()}
     assert got == expected

@@ -162,14 +162,20 @@ def test_a_rebuild_of_earlier_dates_leaves_the_later_lists_as_they_read():
     assert any(after[day] != rows for day, rows in early.items() if day in after)
 
 
-@pytest.mark.django_db
-def test_a_rebuild_of_a_date_where_nothing_changed_says_since_when():
+def _a_quiet_date():
+    """The history built and every list rebuilt; the RR list, a date on which it did not change (the day after a
+    change date), and the date of the list in force on it."""
     _history()
     services.mahjong_rebuild(rating_lists=list(mahjong_lists()), start=START, end=END)
     rr = RatingList.objects.get(slug="mahjong-rr")
     dates = sorted(rr.snapshots.values_list("as_of", flat=True))
     quiet = next(d + datetime.timedelta(days=1) for d in dates if d + datetime.timedelta(days=1) not in dates)
-    in_force = max(d for d in dates if d < quiet)
+    return rr, quiet, max(d for d in dates if d < quiet)
+
+
+@pytest.mark.django_db
+def test_a_rebuild_of_a_date_where_nothing_changed_says_since_when():
+    rr, quiet, in_force = _a_quiet_date()
     assert services.mahjong_unchanged_since(rating_list=rr, day=quiet) == in_force
 
 
@@ -180,12 +186,7 @@ def test_a_one_date_rebuild_that_writes_nothing_says_why(capsys):
 
     from ratings.models import JobRun
 
-    _history()
-    services.mahjong_rebuild(rating_lists=list(mahjong_lists()), start=START, end=END)
-    rr = RatingList.objects.get(slug="mahjong-rr")
-    dates = sorted(rr.snapshots.values_list("as_of", flat=True))
-    quiet = next(d + datetime.timedelta(days=1) for d in dates if d + datetime.timedelta(days=1) not in dates)
-    in_force = max(d for d in dates if d < quiet)
+    _rr, quiet, in_force = _a_quiet_date()
     call_command("mahjong_rebuild", "--from", quiet.isoformat(), "--to", quiet.isoformat(), "--list", "mahjong-rr")
     out = capsys.readouterr().out
     assert f"mahjong-rr: 0 snapshots written (unchanged since {in_force.isoformat()}" in out

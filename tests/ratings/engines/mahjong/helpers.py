@@ -3,6 +3,7 @@ histories (players, tournaments of every kind, a list's settings, a run of dates
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 from datetime import date, timedelta
 
@@ -135,3 +136,16 @@ def corrected(tournament: RatedTournament, seed: int) -> RatedTournament:
     if seed % 3 == 1:
         return replace(tournament, accredited=not tournament.accredited, open=not tournament.open)
     return replace(tournament, end_date=tournament.end_date - timedelta(days=seed))
+
+
+def run_of(found: list[RatedTournament], steps) -> Iterator[tuple[date, list[RatedTournament]]]:
+    """The dates of a random history's run (``histories``), each with the tournaments known then (its corrections
+    applied, by end date): what a list is computed from on each date."""
+    day = FIRST + timedelta(days=365)
+    current = list(found)
+    for move, correction in steps:
+        day += timedelta(days=move)
+        if correction is not None:
+            index = correction % len(current)
+            current[index] = corrected(current[index], correction)
+        yield day, sorted(current, key=lambda t: t.end_date)

@@ -27,7 +27,7 @@ from ratings.engines.mahjong import (
     compute_list,
     player_entries,
 )
-from tests.ratings.engines.mahjong.helpers import FIRST, corrected, histories, make
+from tests.ratings.engines.mahjong.helpers import histories, make, run_of
 
 REGULARS = 36
 FOREIGN = 5
@@ -216,14 +216,7 @@ def test_random_histories_give_each_player_the_lists_entry(history, min_tourname
     list_settings: ListSettings = replace(list_settings, min_tournaments=min_tournaments)
     # One state for the run and for single players: their caches are shared, the run's list is not disturbed.
     state = ListState(settings=list_settings, players=players)
-    day = FIRST + timedelta(days=365)
-    current = list(found)
-    for move, correction in steps:
-        day += timedelta(days=move)
-        if correction is not None:
-            index = correction % len(current)
-            current[index] = corrected(current[index], correction)
-        window = sorted(current, key=lambda t: t.end_date)
+    for day, window in run_of(found, steps):
         outcome = assert_each_player_alone_as_in_the_list(list_settings, day, window, players)
         for entry in outcome.entries:
             assert state.player_entries(as_of=day, tournaments=window, ranks={entry.player: entry.rank}) == {

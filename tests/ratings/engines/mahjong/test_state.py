@@ -23,7 +23,7 @@ from ratings.engines.mahjong import (
     age_steps,
     compute_list,
 )
-from tests.ratings.engines.mahjong.helpers import FIRST, corrected, histories
+from tests.ratings.engines.mahjong.helpers import histories, run_of
 
 
 @settings(max_examples=150, deadline=None)
@@ -31,14 +31,7 @@ from tests.ratings.engines.mahjong.helpers import FIRST, corrected, histories
 def test_each_date_of_a_run_equals_a_full_computation(history):
     players, found, list_settings, steps = history
     state = ListState(settings=list_settings, players=players)
-    day = FIRST + timedelta(days=365)
-    current = list(found)
-    for move, correction in steps:
-        day += timedelta(days=move)
-        if correction is not None:
-            index = correction % len(current)
-            current[index] = corrected(current[index], correction)
-        window = sorted(current, key=lambda t: t.end_date)
+    for day, window in run_of(found, steps):
         incremental = state.compute(as_of=day, tournaments=window)
         full = compute_list(settings=list_settings, as_of=day, tournaments=window, players=players)
         assert incremental == full
